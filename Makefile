@@ -1,0 +1,31 @@
+# Everything the project needs is installed here, into .venv.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test bench clean golden
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/ruleslawyer rules show lady-alice --variant 4p
+	$(BIN)/ruleslawyer check examples/lady-alice/clean-4p.yaml
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/solve_bench.py
+
+golden: $(STAMP)
+	$(BIN)/python tests/golden/regenerate.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

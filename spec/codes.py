@@ -1,0 +1,68 @@
+"""The generic diagnostic codes (input and rule files), for ``ruleslawyer explain``.
+
+Game codes (legality, consistency, scoring) are declared by each rule file
+next to the rule they enforce; these are the ones every file can get.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    code: str
+    stage: str
+    meaning: str
+    example: str
+
+
+_CODES = [
+    CodeInfo("RL001", "input", "The file is missing, a directory or unreadable; or no rule set has that name.",
+             "ruleslawyer rules validate nosuch.yaml"),
+    CodeInfo("RL002", "input", "The file is empty, larger than the size limit (RULESLAWYER_MAX_BYTES), or not UTF-8.",
+             "printf '\\xff\\xfe' > bad.yaml"),
+    CodeInfo("RL003", "syntax", "Malformed YAML (or more than one document).", "players: [Helen, Gordon"),
+    CodeInfo("RL004", "syntax", "A key given twice in one mapping (YAML parsers usually keep the last silently).",
+             "players: 4\nplayers: 5"),
+    CodeInfo("RL005", "syntax", "Nesting deeper than the limit (RULESLAWYER_MAX_DEPTH, default 64).", "a: [[[[[[...]]]]]]"),
+    CodeInfo("RL006", "syntax", "The document expands to more nodes than the limit once aliases are followed "
+             "(RULESLAWYER_MAX_NODES): the 'billion laughs' attack.", "a: &a [x, x]\nb: &b [*a, *a]\n..."),
+    CodeInfo("RL007", "syntax", "A mapping key that is itself a list or mapping.", "? [a, b]\n: 1"),
+    CodeInfo("RL008", "syntax", "A YAML tag: only plain data is read, nothing is ever constructed or executed.",
+             "x: !!python/object/apply:os.system [ls]"),
+    CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
+    CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
+    CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),
+    CodeInfo("RL104", "schema", "A value the schema does not allow (pattern, enum, minimum...).", "code: la-201"),
+    CodeInfo("RL120", "rules", "A bad expression: syntax, or a construct outside the expression language.",
+             "expr: \"__import__('os')\""),
+    CodeInfo("RL121", "rules", "An expression reads a name that does not exist.", "expr: \"actr == turn\""),
+    CodeInfo("RL122", "rules", "Unknown parameter (in an expression, a variant or a house overlay).",
+             "parameters:\n  counter_per_space: 2"),
+    CodeInfo("RL123", "rules", "Unknown option.", "options:\n  repat: never"),
+    CodeInfo("RL124", "rules", "An option value that the option does not take.", "options:\n  repeat: sometimes"),
+    CodeInfo("RL125", "rules", "A citation names a source that `sources:` does not list.", "cite: {src: rulebok, quote: ...}"),
+    CodeInfo("RL126", "rules", "A clue or category id or alias used twice, or an alias for an unknown clue.",
+             "aliases:\n  mary: [Mary]"),
+    CodeInfo("RL127", "rules", "Unknown variant.", "ruleslawyer rules show GAME --variant 6p"),
+    CodeInfo("RL128", "rules", "Unknown phase or move.", "- {phase: deduction}"),
+    CodeInfo("RL130", "rules", "A number outside its allowed range.", "parameters:\n  counters_per_space: 0"),
+    CodeInfo("RL131", "rules", "Parameters that contradict a check of the rule file.",
+             "parameters:\n  evidence_per_category: [2, 2, 1, 1]   # 6 evidence cards, 4 players"),
+    CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
+    CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
+    CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),
+]
+
+GENERIC_CODES: dict[str, CodeInfo] = {c.code: c for c in _CODES}
+
+
+def explain_generic(code: str) -> str | None:
+    info = GENERIC_CODES.get(code.upper())
+    if info is None:
+        return None
+    text = f"{info.code} ({info.stage}): {info.meaning}"
+    if info.example:
+        text += "\n\nMinimal example:\n" + "\n".join("    " + line for line in info.example.splitlines())
+    return text

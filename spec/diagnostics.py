@@ -1,0 +1,130 @@
+"""Diagnostics: what went wrong, where, and the moves related to it.
+
+Every stage (reading a file, the rule loader, the log parser, the replay, the
+solver) reports problems as :class:`Diagnostic` values to a
+:class:`Reporter`.  Like python-chess's PGN visitor, the reporter decides
+whether to collect and go on, or to stop at the first error.
+
+>>> d = Diagnostic("RL101", "unknown key 'playrs'", Position("r.yaml", 3, 5))
+>>> d.format_text()
+"r.yaml:3:5: error[RL101]: unknown key 'playrs'"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Literal
+
+Severity = Literal["error", "warning", "note"]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a file: 1-based line and column."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.path
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.path, "line": self.line, "column": self.column}
+
+
+@dataclass(frozen=True)
+class Related:
+    """A note pointing at another place ("verdict given here")."""
+
+    message: str
+    position: Position | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        pos = self.position.to_json() if self.position else {}
+        return {**pos, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    position: Position | None = None
+    severity: Severity = "error"
+    related: tuple[Related, ...] = ()
+    hint: str | None = None
+
+    def format_text(self) -> str:
+        where = f"{self.position}: " if self.position else ""
+        lines = [f"{where}{self.severity}[{self.code}]: {self.message}"]
+        for rel in self.related:
+            at = f"{rel.position}: " if rel.position else "  "
+            lines.append(f"  {at}note: {rel.message}")
+        if self.hint:
+            lines.append(f"  help: {self.hint}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        pos = self.position.to_json() if self.position else {"file": None, "line": None, "column": None}
+        out: dict[str, Any] = {
+            **pos,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "related": [r.to_json() for r in self.related],
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class DiagnosticError(Exception):
+    """Raised when input is unusable; carries every diagnostic found so far."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(d.format_text() for d in self.diagnostics))
+
+
+class StopReplay(Exception):
+    """Raised by a strict reporter at the first error."""
+
+
+@dataclass
+class Reporter:
+    """Collects diagnostics; with ``strict`` stops at the first error."""
+
+    strict: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def handle(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+        if self.strict and diagnostic.severity == "error":
+            raise StopReplay(diagnostic.code)
+
+    def error(self, code: str, message: str, position: Position | None = None,
+              related: Iterable[Related] = (), hint: str | None = None) -> None:
+        self.handle(Diagnostic(code, message, position, "error", tuple(related), hint))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise DiagnosticError(self.diagnostics)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The closest choice to a mistyped word, if any is close enough.
+
+    >>> did_you_mean("playrs", ["players", "options"])
+    'players'
+    """
+    import difflib
+
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[match[0]] if match else None

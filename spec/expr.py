@@ -1,0 +1,446 @@
+"""The expression language of rule files: conditions, effects and constraints.
+
+Its syntax is the expression subset of Python (comparisons, ``and``/``or``,
+arithmetic, ``x if c else y``, list/set comprehensions, calls to a fixed set
+of functions), parsed with :mod:`ast` and interpreted here from a whitelist —
+nothing is ever passed to ``eval``.  One compiled expression serves three
+backends, chosen by the values bound in its environment:
+
+* the state machine binds plain Python values: conditions become predicates;
+* the solver binds ``evidence(c)`` to a :class:`Linear` term: constraints
+  become :class:`~ruleslawyer.solver.facts.Fact` values (linear counts) that
+  the numpy, brute-force and Z3 engines all read;
+* scoring binds ``evidence(c)`` to membership in the revealed solution.
+
+>>> e = compile_expr("sum(evidence(c) for c in move.clues) == move.smiles")
+>>> e.run({"move": Namespace(clues=["a", "b"], smiles=1), "evidence": lambda c: c == "a"})
+True
+>>> fact = e.run({"move": Namespace(clues=["a", "b"], smiles=1), "evidence": Linear.card})
+>>> fact.weights, fact.op, fact.value
+((('a', 1), ('b', 1)), '==', 1)
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from .diagnostics import Diagnostic, DiagnosticError, Position
+
+__all__ = ["Expr", "compile_expr", "Namespace", "Linear", "ExprError", "FUNCTIONS"]
+
+
+class ExprError(Exception):
+    """An expression failed while running (bad types, unknown name, ...)."""
+
+
+class Namespace(Mapping[str, Any]):
+    """Read-only attribute bag used for ``params``, ``options``, ``move``...
+
+    >>> Namespace(a=1).a
+    1
+    """
+
+    def __init__(self, data: Mapping[str, Any] | None = None, **kw: Any):
+        object.__setattr__(self, "_data", {**(data or {}), **kw})
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._data[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"Namespace({self._data!r})"
+
+
+@dataclass(frozen=True)
+class Linear:
+    """A linear term over solution cards: ``sum(w * [c in solution]) + k``."""
+
+    weights: tuple[tuple[str, int], ...] = ()
+    constant: int = 0
+
+    @classmethod
+    def card(cls, name: str) -> "Linear":
+        return cls(((name, 1),))
+
+    def _add(self, other: Any, sign: int) -> "Linear":
+        if isinstance(other, bool) or not isinstance(other, (int, Linear)):
+            raise ExprError(f"cannot add {type(other).__name__} to a count of cards")
+        if isinstance(other, int):
+            return Linear(self.weights, self.constant + sign * other)
+        merged: dict[str, int] = dict(self.weights)
+        for c, w in other.weights:
+            merged[c] = merged.get(c, 0) + sign * w
+        return Linear(tuple(sorted((c, w) for c, w in merged.items() if w)),
+                      self.constant + sign * other.constant)
+
+    def __add__(self, other: Any) -> "Linear":
+        return self._add(other, 1)
+
+    def __radd__(self, other: Any) -> "Linear":
+        return self._add(other, 1)
+
+    def __sub__(self, other: Any) -> "Linear":
+        return self._add(other, -1)
+
+    def __rsub__(self, other: Any) -> "Linear":
+        return Linear(tuple((c, -w) for c, w in self.weights), -self.constant)._add(other, 1)
+
+    def _cmp(self, op: str, other: Any) -> Any:
+        from ruleslawyer.solver.facts import Fact
+
+        if isinstance(other, Linear):
+            diff = self - other
+            return diff._cmp(op, 0)
+        if isinstance(other, bool) or not isinstance(other, int):
+            raise ExprError(f"cannot compare a count of cards with {type(other).__name__}")
+        return Fact(self.weights, op, other - self.constant)  # type: ignore[arg-type]
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._cmp("==", other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._cmp("!=", other)
+
+    def __le__(self, other: Any) -> Any:
+        return self._cmp("<=", other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self._cmp(">=", other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self._cmp("<", other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self._cmp(">", other)
+
+    __hash__ = object.__hash__
+
+
+def _count(items: Iterable[Any]) -> int:
+    return sum(1 for x in items if x)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "len": len, "sum": sum, "min": min, "max": max, "any": any, "all": all,
+    "set": frozenset, "list": list, "sorted": sorted, "count": _count,
+    "abs": abs, "range": range,
+}
+
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+_CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+           ast.Gt: operator.gt, ast.GtE: operator.ge,
+           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+           ast.Is: operator.is_, ast.IsNot: operator.is_not}
+_MAX_SOURCE = 4000
+
+Env = Mapping[str, Any]
+Run = Callable[[Env], Any]
+
+
+def _truth(value: Any) -> bool:
+    return bool(value)
+
+
+def _attr(value: Any, name: str) -> Any:
+    if name.startswith("_"):
+        raise ExprError(f"no attribute '{name}'")
+    if isinstance(value, Mapping):
+        try:
+            return value[name]
+        except KeyError:
+            raise ExprError(f"no field '{name}'") from None
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None and name in fields:
+        return getattr(value, name)
+    raise ExprError(f"no field '{name}' on {type(value).__name__}")
+
+
+@dataclass
+class Expr:
+    """A compiled expression with the names it reads (for load-time checks)."""
+
+    source: str
+    run_fn: Run
+    names: frozenset[str]
+    attributes: tuple[tuple[str, str, int], ...]  # (base name, attribute, column)
+    strings: tuple[tuple[str, int], ...] = field(default=())
+    # (namespace, field, literal, column) for comparisons like options.repeat == 'never'
+    literals: tuple[tuple[str, str, Any, int], ...] = field(default=())
+
+    def run(self, env: Env) -> Any:
+        try:
+            return self.run_fn(env)
+        except ExprError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+            raise ExprError(f"{type(exc).__name__}: {exc}") from None
+
+    def test(self, env: Env) -> bool:
+        return bool(self.run(env))
+
+
+class _Compiler:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.attributes: list[tuple[str, str, int]] = []
+        self.strings: list[tuple[str, int]] = []
+        self.literals: list[tuple[str, str, Any, int]] = []
+
+    def fail(self, node: ast.AST, message: str) -> ExprError:
+        err = ExprError(message)
+        err.column = getattr(node, "col_offset", 0)  # type: ignore[attr-defined]
+        return err
+
+    def compile(self, node: ast.AST, bound: frozenset[str]) -> Run:
+        method = getattr(self, "c_" + type(node).__name__, None)
+        if method is None:
+            raise self.fail(node, f"'{type(node).__name__}' is not allowed in a rule expression")
+        return method(node, bound)
+
+    def c_Expression(self, node: ast.Expression, bound: frozenset[str]) -> Run:
+        return self.compile(node.body, bound)
+
+    def c_Constant(self, node: ast.Constant, bound: frozenset[str]) -> Run:
+        value = node.value
+        if not isinstance(value, (int, str, bool, type(None))) or isinstance(value, float):
+            raise self.fail(node, f"constant {value!r} is not allowed")
+        if isinstance(value, str):
+            self.strings.append((value, node.col_offset))
+        return lambda env: value
+
+    def c_Name(self, node: ast.Name, bound: frozenset[str]) -> Run:
+        name = node.id
+        if name in ("true", "false", "none"):
+            const = {"true": True, "false": False, "none": None}[name]
+            return lambda env: const
+        if name not in bound:
+            self.names.add(name)
+
+        def run(env: Env) -> Any:
+            try:
+                return env[name]
+            except KeyError:
+                if name in FUNCTIONS:
+                    return FUNCTIONS[name]
+                raise ExprError(f"unknown name '{name}'") from None
+        return run
+
+    def c_Attribute(self, node: ast.Attribute, bound: frozenset[str]) -> Run:
+        base = self.compile(node.value, bound)
+        attr = node.attr
+        if isinstance(node.value, ast.Name) and node.value.id not in bound:
+            self.attributes.append((node.value.id, attr, node.col_offset))
+        return lambda env: _attr(base(env), attr)
+
+    def c_Subscript(self, node: ast.Subscript, bound: frozenset[str]) -> Run:
+        base = self.compile(node.value, bound)
+        if isinstance(node.slice, ast.Slice):
+            lo = self.compile(node.slice.lower, bound) if node.slice.lower else (lambda env: None)
+            hi = self.compile(node.slice.upper, bound) if node.slice.upper else (lambda env: None)
+            if node.slice.step:
+                raise self.fail(node, "slices with a step are not allowed")
+            return lambda env: list(base(env))[lo(env):hi(env)]
+        index = self.compile(node.slice, bound)
+        return lambda env: base(env)[index(env)]
+
+    def c_BoolOp(self, node: ast.BoolOp, bound: frozenset[str]) -> Run:
+        parts = [self.compile(v, bound) for v in node.values]
+        if isinstance(node.op, ast.And):
+            def run_and(env: Env) -> Any:
+                result: Any = True
+                for p in parts:
+                    result = p(env)
+                    if not _truth(result):
+                        return result
+                return result
+            return run_and
+
+        def run_or(env: Env) -> Any:
+            result: Any = False
+            for p in parts:
+                result = p(env)
+                if _truth(result):
+                    return result
+            return result
+        return run_or
+
+    def c_UnaryOp(self, node: ast.UnaryOp, bound: frozenset[str]) -> Run:
+        operand = self.compile(node.operand, bound)
+        if isinstance(node.op, ast.Not):
+            return lambda env: not _truth(operand(env))
+        if isinstance(node.op, ast.USub):
+            return lambda env: -operand(env)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        raise self.fail(node, "this operator is not allowed")
+
+    def c_BinOp(self, node: ast.BinOp, bound: frozenset[str]) -> Run:
+        fn = _BINOPS.get(type(node.op))
+        if fn is None:
+            raise self.fail(node, "this operator is not allowed")
+        left, right = self.compile(node.left, bound), self.compile(node.right, bound)
+        if isinstance(node.op, ast.Mult):
+            def run_mul(env: Env) -> Any:
+                a, b = left(env), right(env)
+                if isinstance(a, (str, list, tuple)) or isinstance(b, (str, list, tuple)):
+                    raise ExprError("repetition of strings or lists is not allowed")
+                return a * b
+            return run_mul
+        return lambda env: fn(left(env), right(env))
+
+    def c_Compare(self, node: ast.Compare, bound: frozenset[str]) -> Run:
+        sides = [node.left, *node.comparators]
+        for a, b in zip(sides, sides[1:]):
+            for attr, const in ((a, b), (b, a)):
+                if not isinstance(const, ast.Constant):
+                    continue
+                if (isinstance(attr, ast.Attribute) and isinstance(attr.value, ast.Name)
+                        and attr.value.id not in bound):
+                    self.literals.append((attr.value.id, attr.attr, const.value, const.col_offset))
+                elif isinstance(attr, ast.Name) and attr.id not in bound:
+                    self.literals.append(("", attr.id, const.value, const.col_offset))
+        first = self.compile(node.left, bound)
+        rest = []
+        for op, comp in zip(node.ops, node.comparators):
+            fn = _CMPOPS.get(type(op))
+            if fn is None:
+                raise self.fail(node, "this comparison is not allowed")
+            rest.append((fn, self.compile(comp, bound)))
+        if len(rest) == 1:
+            fn0, right0 = rest[0]
+            return lambda env: fn0(first(env), right0(env))
+
+        def run(env: Env) -> Any:
+            left = first(env)
+            for fn, comp in rest:
+                right = comp(env)
+                if not fn(left, right):
+                    return False
+                left = right
+            return True
+        return run
+
+    def c_IfExp(self, node: ast.IfExp, bound: frozenset[str]) -> Run:
+        test, body, other = (self.compile(n, bound) for n in (node.test, node.body, node.orelse))
+        return lambda env: body(env) if _truth(test(env)) else other(env)
+
+    def c_Call(self, node: ast.Call, bound: frozenset[str]) -> Run:
+        if node.keywords:
+            raise self.fail(node, "keyword arguments are not allowed")
+        if not isinstance(node.func, ast.Name):
+            raise self.fail(node, "only named functions may be called")
+        fname = node.func.id
+        if fname not in FUNCTIONS:
+            self.names.add(fname)  # a function the environment must supply
+        args = [self.compile(a, bound) for a in node.args]
+        builtin = FUNCTIONS.get(fname)
+
+        def run(env: Env) -> Any:
+            fn = env.get(fname, builtin) if fname not in FUNCTIONS else builtin
+            if fn is None or not callable(fn):
+                raise ExprError(f"unknown function '{fname}'")
+            return fn(*(a(env) for a in args))
+        return run
+
+    def _elts(self, elts: list[ast.expr], bound: frozenset[str]) -> list[Run]:
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                raise self.fail(e, "unpacking is not allowed")
+        return [self.compile(e, bound) for e in elts]
+
+    def c_List(self, node: ast.List, bound: frozenset[str]) -> Run:
+        elts = self._elts(node.elts, bound)
+        return lambda env: [e(env) for e in elts]
+
+    def c_Tuple(self, node: ast.Tuple, bound: frozenset[str]) -> Run:
+        elts = self._elts(node.elts, bound)
+        return lambda env: tuple(e(env) for e in elts)
+
+    def c_Set(self, node: ast.Set, bound: frozenset[str]) -> Run:
+        elts = self._elts(node.elts, bound)
+        return lambda env: frozenset(e(env) for e in elts)
+
+    def _comprehension(self, node: Any, bound: frozenset[str]) -> Callable[[Env], Iterable[Any]]:
+        if len(node.generators) != 1:
+            raise self.fail(node, "only one 'for' per comprehension is allowed")
+        gen = node.generators[0]
+        if not isinstance(gen.target, ast.Name) or gen.is_async:
+            raise self.fail(node, "a comprehension must bind one plain name")
+        var = gen.target.id
+        iterable = self.compile(gen.iter, bound)
+        inner = bound | {var}
+        conds = [self.compile(c, inner) for c in gen.ifs]
+        elt = self.compile(node.elt, inner)
+
+        def items(env: Env) -> Iterable[Any]:
+            scope = dict(env)
+            for item in iterable(env):
+                scope[var] = item
+                if all(_truth(c(scope)) for c in conds):
+                    yield elt(scope)
+        return items
+
+    def c_ListComp(self, node: ast.ListComp, bound: frozenset[str]) -> Run:
+        items = self._comprehension(node, bound)
+        return lambda env: list(items(env))
+
+    def c_GeneratorExp(self, node: ast.GeneratorExp, bound: frozenset[str]) -> Run:
+        items = self._comprehension(node, bound)
+        return lambda env: list(items(env))
+
+    def c_SetComp(self, node: ast.SetComp, bound: frozenset[str]) -> Run:
+        items = self._comprehension(node, bound)
+        return lambda env: frozenset(items(env))
+
+
+def compile_expr(source: Any, position: Position | None = None) -> Expr:
+    """Compile an expression; raise :class:`DiagnosticError` (RL120) if it is bad.
+
+    Booleans and numbers written directly in YAML are constant expressions.
+    """
+    if isinstance(source, bool) or isinstance(source, int) or source is None:
+        const = source
+        return Expr(repr(source), lambda env: const, frozenset(), ())
+    if not isinstance(source, str):
+        raise DiagnosticError([Diagnostic("RL120", "an expression must be a string", position)])
+    text = source.strip()
+    if len(text) > _MAX_SOURCE:
+        raise DiagnosticError([Diagnostic("RL120", f"expression longer than {_MAX_SOURCE} characters", position)])
+    try:
+        tree = ast.parse(text.replace("\n", " "), mode="eval")
+    except SyntaxError as exc:
+        pos = _shift(position, (exc.offset or 1) - 1)
+        raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc.msg}", pos)]) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
+    comp = _Compiler()
+    try:
+        run = comp.compile(tree, frozenset())
+    except ExprError as exc:
+        pos = _shift(position, getattr(exc, "column", 0))
+        raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc}", pos)]) from None
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
+    return Expr(text, run, frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
+                tuple(comp.literals))
+
+
+def _shift(position: Position | None, columns: int) -> Position | None:
+    if position is None:
+        return None
+    return Position(position.path, position.line, position.column + max(0, columns))

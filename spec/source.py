@@ -1,0 +1,259 @@
+"""Reading YAML safely, with the position of every key and value.
+
+Nothing read is ever executed: PyYAML only parses and composes the node
+graph; values are built here from the YAML 1.2 core schema (so ``7:00`` and
+``no`` stay strings), every tag outside that schema is refused, duplicate
+keys are errors, and work is bounded (file size, nesting depth, nodes after
+alias expansion).
+
+>>> doc = parse_text("a: 1\\nb: [x, y]\\n", "t.yaml")
+>>> doc["b"][1], str(doc["b"].pos_of(1))
+('y', 't.yaml:2:8')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+
+__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "position_of", "DEFAULT_LIMITS"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on the work done for one input file.
+
+    Each can be changed with an environment variable of the same name in
+    upper case prefixed ``RULESLAWYER_`` (e.g. ``RULESLAWYER_MAX_BYTES``).
+    """
+
+    max_bytes: int = 4 * 1024 * 1024
+    max_depth: int = 64
+    max_nodes: int = 200_000
+
+    @classmethod
+    def from_env(cls) -> "Limits":
+        values = {}
+        for name in ("max_bytes", "max_depth", "max_nodes"):
+            raw = os.environ.get(f"RULESLAWYER_{name.upper()}")
+            if raw is not None:
+                try:
+                    values[name] = max(1, int(raw))
+                except ValueError:
+                    pass
+        return cls(**values)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class LMap(dict):
+    """A mapping that remembers where each key and value stood."""
+
+    pos: Position
+    key_pos: dict[Any, Position]
+    val_pos: dict[Any, Position]
+
+    def pos_of(self, key: Any) -> Position:
+        return self.val_pos.get(key, self.pos)
+
+    def key_position(self, key: Any) -> Position:
+        return self.key_pos.get(key, self.pos)
+
+
+class LSeq(list):
+    """A sequence that remembers where each item stood."""
+
+    pos: Position
+    item_pos: list[Position]
+
+    def pos_of(self, index: int) -> Position:
+        if 0 <= index < len(self.item_pos):
+            return self.item_pos[index]
+        return self.pos
+
+
+def position_of(container: Any, key: Any = None) -> Position | None:
+    """Position of ``container[key]`` (or of the container) when known."""
+    if key is not None and isinstance(container, (LMap, LSeq)):
+        return container.pos_of(key)
+    return getattr(container, "pos", None)
+
+
+# YAML 1.2 core schema resolution of plain scalars.
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_INT_OCT = re.compile(r"^0o[0-7]+$")
+_INT_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_SPECIAL_FLOAT = {".inf": float("inf"), "+.inf": float("inf"), "-.inf": float("-inf"), ".nan": float("nan")}
+_STD_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:merge",
+    "tag:yaml.org,2002:binary", "tag:yaml.org,2002:value",
+}
+
+
+def _pos(path: str, mark: Any) -> Position:
+    return Position(path, mark.line + 1, mark.column + 1)
+
+
+def _fail(code: str, message: str, pos: Position, hint: str | None = None) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(code, message, pos, hint=hint)])
+
+
+class _Builder:
+    def __init__(self, path: str, limits: Limits):
+        self.path = path
+        self.limits = limits
+        self.nodes = 0
+
+    def build(self, node: yaml.Node, depth: int = 0) -> Any:
+        self.nodes += 1
+        pos = _pos(self.path, node.start_mark)
+        if self.nodes > self.limits.max_nodes:
+            raise _fail("RL006", f"document expands to more than {self.limits.max_nodes} nodes "
+                        "(aliases repeated too often?)", pos,
+                        hint="raise RULESLAWYER_MAX_NODES if the file is genuine")
+        if depth > self.limits.max_depth:
+            raise _fail("RL005", f"nesting deeper than {self.limits.max_depth} levels", pos,
+                        hint="raise RULESLAWYER_MAX_DEPTH if the file is genuine")
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, pos)
+        if isinstance(node, yaml.SequenceNode):
+            self.check_tag(node, "tag:yaml.org,2002:seq", pos)
+            seq = LSeq()
+            seq.pos, seq.item_pos = pos, []
+            for item in node.value:
+                seq.append(self.build(item, depth + 1))
+                seq.item_pos.append(_pos(self.path, item.start_mark))
+            return seq
+        self.check_tag(node, "tag:yaml.org,2002:map", pos)
+        mapping = LMap()
+        mapping.pos, mapping.key_pos, mapping.val_pos = pos, {}, {}
+        for key_node, value_node in node.value:
+            kpos = _pos(self.path, key_node.start_mark)
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _fail("RL007", "a key must be a plain value, not a list or mapping", kpos)
+            key = self.scalar(key_node, kpos)
+            if isinstance(key, (float, bool)) or key is None:
+                key = key_node.value
+            if key in mapping:
+                raise DiagnosticError([Diagnostic(
+                    "RL004", f"duplicate key '{key}'", kpos,
+                    related=(_first_here(mapping.key_pos[key]),))])
+            mapping[key] = self.build(value_node, depth + 1)
+            mapping.key_pos[key] = kpos
+            mapping.val_pos[key] = _pos(self.path, value_node.start_mark)
+        return mapping
+
+    def check_tag(self, node: yaml.Node, expected: str, pos: Position) -> None:
+        if node.tag not in (expected,) and node.tag.startswith("!"):
+            raise _fail("RL008", f"tag '{node.tag}' is not allowed (only plain YAML data is read)", pos)
+        if node.tag != expected and node.tag not in _STD_TAGS:
+            raise _fail("RL008", f"tag '{node.tag}' is not allowed (only plain YAML data is read)", pos)
+
+    def scalar(self, node: yaml.ScalarNode, pos: Position) -> Any:
+        tag, text = node.tag, node.value
+        if tag.startswith("!") or tag not in _STD_TAGS:
+            raise _fail("RL008", f"tag '{tag}' is not allowed (only plain YAML data is read)", pos)
+        if node.style is not None or tag == "tag:yaml.org,2002:str":
+            return text  # quoted or block scalar: always a string
+        if tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
+            return text
+        if _NULL.match(text):
+            return None
+        if text in _BOOL:
+            return _BOOL[text]
+        if _INT.match(text):
+            return int(text)
+        if _INT_OCT.match(text):
+            return int(text[2:], 8)
+        if _INT_HEX.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text):
+            return float(text)
+        if text.lower() in _SPECIAL_FLOAT:
+            return _SPECIAL_FLOAT[text.lower()]
+        return text
+
+
+def _first_here(pos: Position) -> Any:
+    from .diagnostics import Related
+
+    return Related("first given here", pos)
+
+
+def parse_text(text: str, path: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Parse one YAML document into plain values with positions."""
+    depth = 0
+    try:
+        # The event stream is produced without recursion: check depth and
+        # anchors here before composing, so hostile nesting costs little.
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > limits.max_depth:
+                    raise _fail("RL005", f"nesting deeper than {limits.max_depth} levels",
+                                _pos(path, event.start_mark),
+                                hint="raise RULESLAWYER_MAX_DEPTH if the file is genuine")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = _pos(path, mark) if mark else Position(path)
+        problem = exc.problem or exc.context or "malformed YAML"
+        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        raise _fail("RL003", f"malformed YAML: {problem}{context}", pos) from None
+    except yaml.YAMLError as exc:
+        raise _fail("RL003", f"malformed YAML: {exc}", Position(path, 1, 1)) from None
+    except RecursionError:
+        raise _fail("RL005", "nesting too deep", Position(path, 1, 1)) from None
+    if not nodes or nodes[0] is None:
+        raise _fail("RL002", "the file is empty", Position(path, 1, 1))
+    if len(nodes) > 1:
+        raise _fail("RL003", "more than one YAML document in the file (a line '---')",
+                    _pos(path, nodes[1].start_mark))
+    return _Builder(path, limits).build(nodes[0])
+
+
+def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any:
+    """Read a YAML file; raise :class:`DiagnosticError` for unusable input."""
+    limits = limits or Limits.from_env()
+    shown = str(path)
+    p = Path(path)
+    if not p.exists():
+        siblings = [c.name for c in p.parent.iterdir()] if p.parent.is_dir() else []
+        guess = did_you_mean(p.name, siblings)
+        raise _fail("RL001", f"no such file: {shown}", Position(shown),
+                    hint=f"did you mean '{p.parent / guess}'?" if guess else None)
+    if p.is_dir():
+        raise _fail("RL001", f"{shown} is a directory, not a file", Position(shown))
+    try:
+        with p.open("rb") as handle:
+            data = handle.read(limits.max_bytes + 1)
+    except OSError as exc:
+        raise _fail("RL001", f"cannot read {shown}: {exc.strerror or exc}", Position(shown)) from None
+    if len(data) > limits.max_bytes:
+        raise _fail("RL002", f"file larger than {limits.max_bytes} bytes", Position(shown),
+                    hint="raise RULESLAWYER_MAX_BYTES if the file is genuine")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _fail("RL002", f"bytes that are not UTF-8 (byte 0x{data[exc.start]:02x})",
+                    Position(shown, line, col)) from None
+    if not text.strip():
+        raise _fail("RL002", "the file is empty", Position(shown, 1, 1))
+    return parse_text(text, shown, limits)

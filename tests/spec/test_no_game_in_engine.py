@@ -1,0 +1,19 @@
+"""spec/, solver/ and checker/ know no game by name: game knowledge lives in rules/."""
+
+from __future__ import annotations
+
+import re
+
+from ..conftest import ROOT
+
+GAME_NAMES = re.compile(r"lady.?alice|perfect.?alibi|kingsley|waterloo|business.?card", re.IGNORECASE)
+
+
+def test_engine_code_names_no_game():
+    hits = []
+    for folder in ("spec", "solver", "checker"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for n, line in enumerate(path.read_text().splitlines(), 1):
+                if GAME_NAMES.search(line):
+                    hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert hits == []
