@@ -1,0 +1,81 @@
+"""Bad rule files get a positioned diagnostic and exit status 2 (more in tests/hostile)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import RULES
+
+CLI = [sys.executable, "-m", "ruleslawyer.checker"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+def mutate(tmp_path: Path, old: str, new: str) -> str:
+    text = (RULES / "lady-alice.yaml").read_text()
+    assert old in text
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace(old, new, 1))
+    return str(path)
+
+
+@pytest.mark.parametrize("old,new,code", [
+    ("  counters_per_space:\n    value: 4\n", "  counters_per_space:\n    valu: 4\n", "RL101"),
+    ("  counters_per_space:\n    value: 4\n", "  counters_per_space:\n    value: 4\n  counters_per_space:\n    value: 4\n", "RL004"),
+    ("  counters_per_space:\n    value: 4\n", "  counters_per_space:\n    value: 0\n", "RL130"),
+    ("  business_cards:\n    value: 28\n", "  business_cards:\n    value: many\n", "RL102"),
+    ('expr: "actor not in out"', 'expr: "actr not in out"', "RL121"),
+    ('when: "not options.place_on_covered"', 'when: "not options.place_on_coverd"', "RL123"),
+    ("when: \"options.repeat == 'never'\"", "when: \"options.repeat == 'nevr'\"", "RL124"),
+    ("evidence_per_category:\n          value: [2, 1, 1, 1]", "evidence_per_category:\n          value: [2, 2, 1, 1]", "RL131"),
+    ('{id: speke, name: "John Hanning Speke"', '{id: kingsley, name: "John Hanning Speke"', "RL126"),
+    ("cite: {src: rulebook, quote: \"A space cannot", "cite: {src: rulebok, quote: \"A space cannot", "RL125"),
+    ('expr: "not ended"', 'expr: "not ended +"', "RL120"),
+])
+def test_bad_rule_file(tmp_path, old, new, code):
+    path = mutate(tmp_path, old, new)
+    result = run("rules", "validate", path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert f"{path}:" in result.stdout and f"error[{code}]" in result.stdout
+
+
+def test_overlay_problems(tmp_path, overlay):
+    unknown = overlay("parameters:\n  counters_per_spac: 2\n")
+    result = run("rules", "show", "lady-alice", "--house", unknown)
+    assert result.returncode == 2 and "error[RL122]" in result.stdout and "did you mean 'counters_per_space'" in result.stdout
+    selfish = tmp_path / "self.yaml"
+    selfish.write_text("ruleslawyer: 1\nextends: ./self.yaml\nname: self\n")
+    result = run("rules", "validate", str(selfish))
+    assert result.returncode == 2 and f"{selfish}:2:10: error[RL140]" in result.stdout
+    missing = tmp_path / "orphan.yaml"
+    missing.write_text("ruleslawyer: 1\nextends: lady-alise\nname: orphan\n")
+    result = run("rules", "validate", str(missing))
+    assert result.returncode == 2 and "error[RL141]" in result.stdout
+
+
+def test_good_files_validate_and_show_json():
+    result = run("rules", "validate", str(RULES / "lady-alice.yaml"), *map(str, sorted((RULES / "house").glob("*.yaml"))))
+    assert result.returncode == 0, result.stdout
+    import json
+
+    shown = json.loads(run("rules", "show", "lady-alice", "--variant", "3p", "--format", "json").stdout)
+    assert shown["name"] == "lady-alice[players=3]"
+    assert shown["parameters"]["counters_per_space"]["set_by"] == "variant 3p"
+    at = shown["parameters"]["counters_per_space"]["at"]
+    line = int(at.split(":")[-2])
+    assert "lady-alice.yaml:" in at
+    assert "value: 3" in (RULES / "lady-alice.yaml").read_text().splitlines()[line - 1]
+
+
+def test_graph_formats():
+    mer = run("rules", "graph", "lady-alice")
+    assert mer.returncode == 0 and mer.stdout.startswith("stateDiagram-v2") and "deductions --> suspicions: pass" in mer.stdout
+    dot = run("rules", "graph", "lady-alice", "--format", "dot")
+    assert dot.returncode == 0 and dot.stdout.startswith("digraph") and "suspicions -> deductions" in dot.stdout

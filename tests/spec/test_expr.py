@@ -1,0 +1,58 @@
+"""The expression language: one compiled expression, three backends, nothing executed."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import ruleslawyer.spec.diagnostics
+import ruleslawyer.spec.expr
+import ruleslawyer.spec.loader
+import ruleslawyer.spec.model
+import ruleslawyer.spec.source
+from ruleslawyer.solver.facts import Fact
+from ruleslawyer.spec.diagnostics import DiagnosticError, Position
+from ruleslawyer.spec.expr import Linear, Namespace, compile_expr
+
+
+@pytest.mark.parametrize("module", [ruleslawyer.spec.expr, ruleslawyer.spec.diagnostics, ruleslawyer.spec.source,
+                                    ruleslawyer.spec.model, ruleslawyer.spec.loader])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0
+
+
+def test_python_backend():
+    env = {"move": Namespace(clues=["a", "b", "c"]), "covered": frozenset({"a", "b"})}
+    assert compile_expr("not all(c in covered for c in move.clues)").run(env) is True
+    assert compile_expr("[c for c in move.clues if c not in covered][:1]").run(env) == ["c"]
+    assert compile_expr("2 if len(move.clues) == 3 else 0").run(env) == 2
+
+
+def test_linear_backend_gives_facts():
+    env = {"clues": ["a", "b", "c"], "evidence": Linear.card, "k": 2}
+    assert compile_expr("sum(evidence(c) for c in clues) >= k").run(env) == Fact.count("abc", ">=", 2)
+    assert compile_expr("evidence('a') + 1 == evidence('b')").run(env) == Fact((("a", 1), ("b", -1)), "==", -1)
+
+
+@pytest.mark.parametrize("source", [
+    "__import__('os').system('true')", "().__class__", "lambda: 1", "x.__dict__", "[1] * 10**9",
+    "'a' * 1000000000", "open('/etc/passwd')", "f(**k)", "(yield)", "1.5",
+])
+def test_dangerous_or_foreign_constructs_are_refused(source):
+    try:
+        expr = compile_expr(source, Position("r.yaml", 3, 9))
+    except DiagnosticError as exc:
+        assert exc.diagnostics[0].code == "RL120" and exc.diagnostics[0].position.line == 3
+        return
+    with pytest.raises(Exception) as info:
+        expr.run({"x": object(), "f": print, "k": {}})
+    assert type(info.value).__name__ == "ExprError"
+
+
+def test_bad_syntax_points_at_the_column():
+    with pytest.raises(DiagnosticError) as exc:
+        compile_expr("a == == b", Position("r.yaml", 7, 11))
+    d = exc.value.diagnostics[0]
+    assert (d.code, d.position.line) == ("RL120", 7) and d.position.column > 11
