@@ -43,13 +43,17 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("files", nargs="+", metavar="FILE")
     val.add_argument("--format", choices=("text", "json"), default="text")
     for name, helptext in (("show", "the resolved variant: every number and option and where it was set"),
-                           ("graph", "the state machine as a diagram")):
+                           ("graph", "the state machine as a diagram"),
+                           ("explain", "where a rule comes from: its check and the rulebook sentence it cites")):
         p = rsub.add_parser(name, help=helptext)
         p.add_argument("rules", metavar="NAME_OR_FILE")
         p.add_argument("--variant", type=_variant_arg, help="3p, 4p, 5p (or a player count)")
         p.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
         if name == "show":
             p.add_argument("--format", choices=("text", "json"), default="text")
+        elif name == "explain":
+            p.add_argument("rule", nargs="?", metavar="RULE",
+                           help="move/requirement (suspect/not-previous), code, parameter, option or scoring step")
         else:
             p.add_argument("--format", choices=("mermaid", "dot"), default="mermaid")
 
@@ -126,6 +130,19 @@ def _rules(args: argparse.Namespace) -> int:
             print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))
         else:
             print(show_text(rules))
+        return EXIT_CLEAN
+    if args.rules_command == "explain":
+        from .provenance import find, index, render
+
+        if not args.rule:
+            print(index(rules))
+            return EXIT_CLEAN
+        found = find(rules, args.rule)
+        if not found:
+            print(f"ruleslawyer: no rule '{args.rule}' in {rules.canonical_name} "
+                  "(run 'ruleslawyer rules explain NAME' for the list)", file=sys.stderr)
+            return EXIT_USAGE
+        print(render(rules, found))
         return EXIT_CLEAN
     from .graph import dot, mermaid
 

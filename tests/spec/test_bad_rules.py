@@ -79,3 +79,13 @@ def test_graph_formats():
     assert mer.returncode == 0 and mer.stdout.startswith("stateDiagram-v2") and "deductions --> suspicions: pass" in mer.stdout
     dot = run("rules", "graph", "lady-alice", "--format", "dot")
     assert dot.returncode == 0 and dot.stdout.startswith("digraph") and "suspicions -> deductions" in dot.stdout
+
+
+def test_rules_explain_locates_the_cited_sentence():
+    shown = run("rules", "explain", "lady-alice", "LA224", "--variant", "5p")
+    assert shown.returncode == 0
+    line = int(shown.stdout.split("000_29c1df386ffed5b0.txt:")[1].split(":")[0])
+    source = (RULES / "sources" / "000_29c1df386ffed5b0.txt").read_text().splitlines()
+    assert "A space cannot hold more than four counters." in source[line - 1] or \
+        "a space cannot hold more counters than there are players." in source[line - 1]
+    assert run("rules", "explain", "lady-alice", "no-such-rule").returncode == 2
