@@ -158,8 +158,6 @@ class Machine:
         for name, init in self.rules.state.items():
             state.vars[name] = self._run(init, env, f"state {name}")
         state.turn = self._run(self.rules.flow.start_turn, self.env(state), "flow start")
-        if state.vars.get("suspector") == players[0] and "suspector" in state.vars:
-            pass
         return state
 
     # -- legality --------------------------------------------------------------
@@ -356,28 +354,49 @@ class Machine:
                 args[p.name] = self.observed_count(state, play, solution)
         return Play(play.kind, play.actor, args)
 
-    def observed_count(self, state: State, play: Play, solution: frozenset[str]) -> int:
-        """The value the table observes for a move, given the solution.
+    def observation(self, state: State, play: Play, source: Any = None) -> Any:
+        """The fact a move lets its viewers learn (its ``observe:`` rule), or None.
 
-        The observation is declared as ``<count expression> == move.<param>``;
-        evaluate its left side with ``evidence`` bound to the solution.
+        ``state`` is the state *before* the move.  The fact's viewer is None
+        for a public observation, else the acting player (``visible: actor``).
         """
+        from ..solver.facts import Fact
         from .expr import Linear
 
-        move = self.rules.moves[play.kind]
-        env = self.env(state, play.actor, {**self._args(move, play), **self._placeholder_results(move)})
+        move = self.rules.moves.get(play.kind)
+        if move is None or move.observe is None:
+            return None
+        env = self.env(state, play.actor, self._args(move, play))
         env["evidence"] = Linear.card
-        fact = self._run(move.observe.fact, env, f"{move.name} observe")  # type: ignore[union-attr]
-        return sum(w for c, w in fact.weights if c in solution) + (fact.value if False else 0)
+        fact = self._run(move.observe.fact, env, f"{move.name} observe")
+        if not isinstance(fact, Fact):
+            raise RuleError(f"{move.name} observe: the fact must compare a count of cards with a number")
+        viewer = None if move.observe.visible == "public" else play.actor
+        return Fact(fact.weights, fact.op, fact.value, source, viewer)
+
+    def observed_count(self, state: State, play: Play, solution: frozenset[str]) -> int:
+        """The count the table observes for a move, given the solution.
+
+        The observation is declared as ``<count of cards> == move.<result>``:
+        its left side, evaluated on the solution.
+        """
+        move = self.rules.moves[play.kind]
+        placeholder = Play(play.kind, play.actor, {**play.args, **self._placeholder_results(move)})
+        return self.observation(state, placeholder).total(solution)
 
     def random_play(self, state: State, rng: random.Random, solution: frozenset[str],
-                    tries: int = 200) -> Play | None:
-        """A random legal move with its verdict computed from the solution."""
+                    tries: int = 200, weights: Mapping[str, float] | None = None) -> Play | None:
+        """A random legal move with its verdict computed from the solution.
+
+        ``weights`` (move kind -> relative weight, default 1) biases the kind
+        tried, e.g. to make accusations rare so that games last.
+        """
         actors = [state.turn] if state.turn not in state.out else state.active
         kinds = list(self.rules.moves)
+        kind_weights = [float((weights or {}).get(k, 1.0)) for k in kinds]
         for _ in range(tries):
             actor = rng.choice(actors)
-            kind = rng.choice(kinds)
+            kind = rng.choice(kinds) if weights is None else rng.choices(kinds, kind_weights)[0]
             args = self._random_choice(state, actor, kind, rng)
             play = self.resolve(state, Play(kind, actor, args), solution)
             if not self.check(state, play):
