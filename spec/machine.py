@@ -170,12 +170,20 @@ class Machine:
         if any(v.code == "RL999" for v in out):
             return out
         env = self.env(state, play.actor, self._args(move, play))
+        missing = self._missing(move, play)
         for req in (*self.rules.flow.requires, *move.requires):
+            if missing and any(base == "move" and attr in missing for expr in (req.when, req.expr) if expr
+                               for base, attr, _c in expr.attributes):
+                continue  # reads a parameter the move lacks (reported above)
             if req.when is not None and not self._run(req.when, env, f"{move.name}/{req.id}"):
                 continue
             if not self._run(req.expr, env, f"{move.name}/{req.id}"):
                 out.append(Violation(req.code, req.message.render(env), f"{move.name}/{req.id}", req.cite))
         return out
+
+    def _missing(self, move: Move, play: Play) -> set[str]:
+        """Required parameters the move does not give."""
+        return {p.name for p in move.params if not p.optional and play.args.get(p.name) is None}
 
     def _args(self, move: Move, play: Play) -> dict[str, Any]:
         return {p.name: play.args.get(p.name) for p in move.params}
@@ -242,8 +250,8 @@ class Machine:
         move = self.rules.moves.get(play.kind)
         new = state.copy()
         outcome = Outcome(new, violations)
-        if move is None or any(v.code == "RL999" for v in violations):
-            return outcome
+        if move is None or any(v.code == "RL999" for v in violations) or self._missing(move, play):
+            return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
         args = self._args(move, play)
         self._effects(move.effects, new, play, args, outcome)

@@ -1,4 +1,4 @@
-"""Writes spec/rules.schema.json and spec/house.schema.json (run after editing).
+"""Writes spec/rules.schema.json, house.schema.json and log.schema.json (run after editing).
 
 The schemas are kept as Python data here so that shared pieces are written
 once; the published JSON files are what editors and the loader read.
@@ -63,6 +63,21 @@ VARIANT_SET = {"type": "object", "additionalProperties": {
     "oneOf": [{"type": ["integer", "boolean", "array"]},
               obj({"value": PARAM_VALUE, "cite": CITE}, ["value", "cite"])]}}
 
+# The generic checks of checker/ that a rule file may give a code (log_checks).
+LOG_CHECK_KINDS = (
+    "game-ends",            # a move that ends the game is followed by more moves
+    "end-not-reached",      # the log records an end (scores, winner) but the game goes on
+    "partial-accusation",   # an accusation of fewer clues than categories, judged correct, leaves out a dealt category
+    "observations",         # a verdict no deal fits, with the recorded evidence and the verdicts before it
+    "evidence-shown",       # the evidence a player shows differs from the one recorded for them
+    "evidence-deal",        # the recorded evidence cannot have been dealt
+    "counter-supply",       # no assignment of hidden counter values fits the supplies and the reveals
+    "counter-record",       # a revealed counter value contradicts an earlier record
+    "counter-reveal",       # more counter values recorded than counters turned face up
+    "scores",               # a recorded score differs from the computed one
+    "winners",              # the recorded winners differ from the computed ones
+)
+
 RULES = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://ruleslawyer.example/spec/rules.schema.json",
@@ -99,6 +114,12 @@ RULES = {
                 "points": EXPR, "cite": CITE}, ["id", "cite"])},
             "winners": obj({"expr": EXPR, "define": {"type": "object", "additionalProperties": EXPR}, "cite": CITE}, ["expr", "cite"])},
             ["steps", "winners"]),
+        "log_checks": {"type": "array", "description": "Checks of a whole game log beyond one move's requirements "
+                       "(consistency, scoring): each names a generic check of the log checker and gives it "
+                       "the game's code, rule and citation.",
+                       "items": obj({"id": ID, "check": {"enum": list(LOG_CHECK_KINDS)}, "code": CODE,
+                                     "message": {"type": "string", "minLength": 3}, "cite": CITE},
+                                    ["id", "check", "code", "message", "cite"])},
     }, ["ruleslawyer", "game", "title", "code_prefix", "sources", "components", "parameters", "variants", "flow", "moves", "scoring"]),
     "$defs": {"effect": EFFECT_DEF},
 }
@@ -120,7 +141,47 @@ HOUSE = {
     }, ["ruleslawyer", "extends", "name"]),
 }
 
+# Game logs (checker/): the same for every game, so move names and their
+# parameters are checked by the log parser against the rule file, not here.
+NAME = {"type": "string", "minLength": 1}
+PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
+VALUES = {"oneOf": [{"type": "integer", "minimum": 0},
+                    {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+LOG_MOVE = {
+    "type": "object", "minProperties": 1,
+    "description": "One move: its name as the key and the player as the value "
+                   "(suspect: Helen), then its parameters (clues, smiles, clue, value, covers, reveals).",
+    "additionalProperties": {"type": ["string", "integer", "array", "object"]},
+}
+LOG = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://ruleslawyer.example/spec/log.schema.json",
+    "title": "ruleslawyer game log",
+    **obj({
+        "format": {"const": 1, "description": "The log format version."},
+        "title": {"type": "string"}, "date": {"type": "string"}, "notes": {"type": "string"},
+        "rules": {**NAME, "description": "A bundled rule set by name or a rule file relative to the log."},
+        "variant": {"type": ["string", "integer"], "description": "A variant name (5p) or a number of players; default: from the players."},
+        "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name or file relative to the log."},
+        "players": {"type": "array", "minItems": 1, "items": NAME, "description": "The players in seating order (clockwise)."},
+        "first": {**NAME, "description": "Who starts; default: the first player listed."},
+        "private": obj({
+            "evidence": {**PLAYER_MAP, "description": "Each player's evidence card, when known."},
+            "counters": {"type": "object", "description": "Per player, the values of their counters in the order placed (null when unknown).",
+                         "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}}},
+        }),
+        "moves": {"type": "array", "items": LOG_MOVE},
+        "end": obj({
+            "evidence": {**PLAYER_MAP, "description": "The evidence each player shows at the end."},
+            "counters": {"type": "object", "description": "Counters turned face up at the end: clue -> player -> value(s).",
+                         "additionalProperties": {"type": "object", "additionalProperties": VALUES}},
+            "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "winner": {"oneOf": [NAME, {"type": "array", "minItems": 1, "items": NAME}]},
+        }),
+    }, ["rules", "players"]),
+}
+
 if __name__ == "__main__":
     here = Path(__file__).parent
-    for name, schema in (("rules.schema.json", RULES), ("house.schema.json", HOUSE)):
+    for name, schema in (("rules.schema.json", RULES), ("house.schema.json", HOUSE), ("log.schema.json", LOG)):
         (here / name).write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")

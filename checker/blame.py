@@ -1,0 +1,49 @@
+"""Which move of the log last changed each part of the state.
+
+Diagnostics point at the moves behind a violation ("previous suspicion
+here", "covered here", "the game ended here"); this keeps, for every part of
+the engine's state, the index of the log move that last changed it, found by
+comparing the state before and after each move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..spec.machine import State
+
+__all__ = ["Blame"]
+
+
+@dataclass
+class Blame:
+    """Log move indexes behind the current state."""
+
+    phase: int | None = None
+    turn: int | None = None
+    ended: int | None = None
+    out: dict[str, int] = field(default_factory=dict)
+    covered: dict[str, int] = field(default_factory=dict)
+    vars: dict[str, int] = field(default_factory=dict)
+    tokens: dict[int, int] = field(default_factory=dict)  # token order -> move index
+
+    def update(self, index: int, before: State, after: State) -> None:
+        """Note what move ``index`` changed, going from ``before`` to ``after``."""
+        if after.phase != before.phase:
+            self.phase = index
+        if after.turn != before.turn:
+            self.turn = index
+        if after.ended and not before.ended:
+            self.ended = index
+        for p in after.out:
+            if p not in before.out:
+                self.out[p] = index
+        for c in after.covered - before.covered:
+            self.covered[c] = index
+        for name, value in after.vars.items():
+            if before.vars.get(name) != value:
+                self.vars[name] = index
+        old = {t.order for t in before.tokens}
+        for t in after.tokens:
+            if t.order not in old:
+                self.tokens[t.order] = index

@@ -1,0 +1,186 @@
+"""Every code the log checker can report, for ``ruleslawyer explain CODE``.
+
+Two families:
+
+* generic log codes ``LG…``, the same for every game: the log's shape and
+  names (``LG1xx``: the log is unusable, exit status 2) and problems of the
+  record found while replaying it (``LG2xx``);
+* game codes, declared by each rule file next to the rule they enforce
+  (by its ``code_prefix``: ``2xx`` move requirements, ``3xx`` consistency,
+  ``4xx`` scoring): their meaning, rule and citation come from the YAML.
+
+Each explanation ends with the minimal example log for the code when one is
+kept in ``examples/<game>/violations/``.
+
+>>> print(explain("LG110").splitlines()[0])
+LG110 (log names): a clue name that no clue has, as printed or as an alias
+>>> explain("LA212").splitlines()[0].endswith(", legality):")
+True
+>>> explain("LA401").splitlines()[0].endswith(", scoring):")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..spec.diagnostics import DiagnosticError
+from ..spec.loader import load_rules, rules_dir
+from ..spec.model import Cite, Ruleset
+from ..spec.source import read_yaml
+from .rulecodes import log_checks
+
+__all__ = ["LogCode", "LOG_CODES", "explain", "game_codes", "example_path"]
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+@dataclass(frozen=True)
+class LogCode:
+    code: str
+    stage: str
+    meaning: str
+
+
+LOG_CODES: dict[str, LogCode] = {c.code: c for c in [
+    LogCode("LG101", "log schema", "a key the log format does not have (with the closest known key as a hint)"),
+    LogCode("LG102", "log schema", "a value of the wrong type (e.g. players not a list)"),
+    LogCode("LG103", "log schema", "a required key is missing: every log names its rules and its players"),
+    LogCode("LG104", "log schema", "a value the log format does not allow (e.g. a negative counter value)"),
+    LogCode("LG110", "log names", "a clue name that no clue has, as printed or as an alias"),
+    LogCode("LG111", "log names", "a player who is not in the log's list of players"),
+    LogCode("LG112", "log moves", "an item of moves: that names no move of the rules, or more than one"),
+    LogCode("LG113", "log moves", "a parameter that the move does not take"),
+    LogCode("LG114", "log header", "a player listed twice (in the players, or as two keys of one mapping by "
+                                   "player), or as many players as no variant of the rules takes"),
+    LogCode("LG115", "log header", "the rules the log names cannot be loaded (their own problems follow)"),
+    LogCode("LG116", "log moves", "a move parameter of the wrong kind (a clue where a list is needed, a word "
+                                  "where a number is needed...)"),
+    LogCode("LG201", "log record", "the private record lists more counters of a player than the player placed"),
+    LogCode("LG202", "log record", "a warning: the recorded scores cannot be checked, because the solution or "
+                                   "the value of a counter that counts is not recorded"),
+    LogCode("LG203", "log record", "a reveal (or the end of the game) gives values for some of the counters turned "
+                                   "face up but not all, without naming their owners"),
+]}
+
+
+def example_path(code: str, game: str | None = None) -> Path | None:
+    """The example log kept for a code, if any."""
+    folders = [EXAMPLES / game] if game else sorted(p for p in EXAMPLES.glob("*") if p.is_dir())
+    for folder in folders:
+        candidate = folder / "violations" / f"{code}.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _example(code: str, game: str | None = None) -> list[str]:
+    path = example_path(code, game)
+    if path is None:
+        return []
+    try:
+        shown = path.relative_to(EXAMPLES.parent)
+    except ValueError:
+        shown = path
+    return ["", f"Example ({shown}):", *("  " + line for line in path.read_text().splitlines())]
+
+
+def _rule_sets() -> list[Ruleset]:
+    out = []
+    for path in sorted(rules_dir().glob("*.yaml")):
+        try:
+            doc = read_yaml(path)
+            if "extends" in doc:
+                continue
+            out.append(load_rules(str(path)))
+        except DiagnosticError:
+            continue
+    return out
+
+
+def game_codes(rules: Ruleset) -> dict[str, list[str]]:
+    """Every code a rule set declares, with lines saying where and what."""
+    out: dict[str, list[str]] = {}
+    for req in rules.flow.requires:
+        out.setdefault(req.code, []).append(f"rule {req.id} (before every move): {req.expr.source}")
+    for move in rules.moves.values():
+        for p in move.params:
+            if p.code:
+                size = f", size {p.size.source}" if p.size is not None else ""
+                top = f", at most {p.max.source}" if p.max is not None else ""
+                one = ", one per category" if p.distinct_categories else ""
+                out.setdefault(p.code, []).append(f"parameter {move.name}/{p.name}: {p.type}{size}{top}{one}")
+        for req in move.requires:
+            when = f" when {req.when.source}" if req.when is not None else ""
+            out.setdefault(req.code, []).append(f"rule {move.name}/{req.id}{when}: {req.expr.source}")
+    for check in log_checks(rules).values():
+        out.setdefault(check.code, []).append(f"log check {check.id} ({check.check})")
+    return out
+
+
+def _cites(rules: Ruleset, code: str) -> list[Cite]:
+    cites: list[Cite] = []
+    for req in rules.flow.requires:
+        if req.code == code:
+            cites.append(req.cite)
+    for move in rules.moves.values():
+        cites.extend(p.cite or move.cite for p in move.params if p.code == code)
+        cites.extend(r.cite for r in move.requires if r.code == code)
+    cites.extend(c.cite for c in log_checks(rules).values() if c.code == code and c.cite)
+    unique: list[Cite] = []
+    for c in cites:
+        if all(c.quote != u.quote for u in unique):
+            unique.append(c)
+    return unique
+
+
+def _meanings(rules: Ruleset, code: str) -> list[str]:
+    out: list[str] = []
+    for req in rules.flow.requires:
+        if req.code == code:
+            out.append(_template_text(req.message.parts))
+    for move in rules.moves.values():
+        out.extend(f"move '{move.name}': '{p.name}' missing, or not what the move takes (size, categories, range)"
+                   for p in move.params if p.code == code)
+        out.extend(_template_text(r.message.parts) for r in move.requires if r.code == code)
+    out.extend(c.message for c in log_checks(rules).values() if c.code == code)
+    return list(dict.fromkeys(out))
+
+
+def _template_text(parts: tuple[object, ...]) -> str:
+    return "".join(p if isinstance(p, str) else "{" + getattr(p, "source", "?") + "}" for p in parts)
+
+
+def _stage(rules: Ruleset, code: str) -> str:
+    kinds = {c.check for c in log_checks(rules).values() if c.code == code}
+    if kinds & {"scores", "winners"}:
+        return "scoring"
+    if kinds:
+        return "consistency"
+    return "legality"
+
+
+def explain(code: str) -> str | None:
+    """Meaning, rule, citation and example of a code; None if no one has it."""
+    code = code.strip().upper()
+    if code in LOG_CODES:
+        info = LOG_CODES[code]
+        return "\n".join([f"{info.code} ({info.stage}): {info.meaning}", *_example(code)])
+    for rules in _rule_sets():
+        if not code.startswith(rules.code_prefix):
+            continue
+        where = game_codes(rules).get(code)
+        if not where:
+            continue
+        lines = [f"{code} ({rules.game}, {_stage(rules, code)}):"]
+        lines.extend(f"  {m}" for m in _meanings(rules, code))
+        lines.append("Rules:")
+        lines.extend(f"  {w}" for w in where)
+        lines.append("Cites:")
+        for cite in _cites(rules, code):
+            source = rules.sources.get(cite.src, "?")
+            lines.append(f"  {cite.src} ({source}): \u201c{cite.quote}\u201d")
+        lines.extend(_example(code, rules.game))
+        return "\n".join(lines)
+    return None

@@ -1,0 +1,80 @@
+"""Is what the table observed consistent?  The solver, asked fact by fact.
+
+The recorded evidence (private facts, evidence shown at the end) and every
+verdict are facts over the hidden deal (``spec.deal``).  They are added in
+order; a fact after which no deal fits is refused (and reported by the
+caller) with the few earlier facts that clash with it, so that the facts
+after it are still checked against a consistent set.
+
+>>> from ruleslawyer.spec.loader import load_rules, rules_dir
+>>> from ruleslawyer.solver.facts import Fact
+>>> rules = load_rules(str(next(rules_dir().glob("*.yaml"))))
+>>> a, b = rules.categories[0].clues[:2]
+>>> seen = Observations(rules)
+>>> seen.add(Fact.count([a], "==", 1, source="Helen's evidence")) is None
+True
+>>> clash = seen.add(Fact.count([a, b], "==", 0, source="verdict"))
+>>> clash.sources
+("Helen's evidence",)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..solver.enumerate import Knowledge
+from ..solver.facts import DealShape, Fact
+from ..spec.deal import deal_shape
+from ..spec.model import Ruleset
+
+__all__ = ["Observations", "Clash"]
+
+
+@dataclass(frozen=True)
+class Clash:
+    """A refused fact and the sources of the accepted facts it clashes with."""
+
+    fact: Fact
+    sources: tuple[Any, ...]
+
+
+@dataclass
+class Observations:
+    """The accepted facts about the deal, and what they leave possible."""
+
+    rules: Ruleset
+    shape: DealShape = field(init=False)
+    knowledge: Knowledge = field(init=False)
+    facts: list[Fact] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.shape = deal_shape(self.rules)
+        self.knowledge = Knowledge.initial(self.shape)
+
+    def fits(self, fact: Fact) -> bool:
+        """Whether some deal fits the accepted facts and this one."""
+        return self.knowledge.with_fact(fact).consistent()
+
+    def add(self, fact: Fact) -> Clash | None:
+        """Accept the fact, or refuse it and say which facts it clashes with."""
+        after = self.knowledge.with_fact(fact)
+        if after.consistent():
+            self.knowledge = after
+            self.facts.append(fact)
+            return None
+        from ..solver.queries import first_inconsistent  # Z3: only when explaining
+
+        found = first_inconsistent(self.shape, [*self.facts, fact])
+        core = found.core if found is not None else ()
+        return Clash(fact, tuple(self.facts[i].source for i in core if i < len(self.facts)))
+
+    def add_all(self, facts: Iterable[Fact]) -> list[Clash]:
+        return [c for c in (self.add(f) for f in facts) if c is not None]
+
+    def solution(self) -> frozenset[str] | None:
+        """The solution, when the accepted facts leave exactly one."""
+        if not self.knowledge.determined():
+            return None
+        found = self.knowledge.solutions(1)
+        return frozenset(found[0]) if found else None

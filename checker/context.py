@@ -1,0 +1,87 @@
+"""What every stage of a replay shares: the log, the rules, where to report.
+
+The whole-log checks (:mod:`checker.verdicts`, :mod:`checker.counters`,
+:mod:`checker.ending`) report through :meth:`Context.emit`, by the name of a
+generic check; the rule file gives it its code and rule statement
+(``log_checks:``), and a check the rule file does not declare is not run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..spec.diagnostics import Diagnostic, Position, Related, Reporter
+from ..spec.machine import Machine, Token
+from ..spec.model import Ruleset
+from .blame import Blame
+from .log import GameLog
+from .rulecodes import LogCheck, log_checks
+
+__all__ = ["Context"]
+
+
+@dataclass
+class Context:
+    log: GameLog
+    rules: Ruleset
+    reporter: Reporter
+    machine: Machine = field(init=False)
+    checks: dict[str, LogCheck] = field(init=False)
+    blame: Blame = field(default_factory=Blame)
+    deferred: list[tuple[str, str, Position | None, tuple[Related, ...]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.machine = Machine(self.rules)
+        self.checks = log_checks(self.rules)
+
+    # -- reporting -----------------------------------------------------------------
+    def emit(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = (),
+             hint: str | None = None) -> None:
+        """Report a declared whole-log check: its rule statement, then the detail."""
+        check = self.checks.get(kind)
+        if check is None:
+            return
+        message = f"{check.message}: {detail}" if detail else check.message
+        self.reporter.error(check.code, message, pos, related, hint)
+
+    def defer(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = ()) -> None:
+        """Report later (a problem found early that stands at the end of the log)."""
+        self.deferred.append((kind, detail, pos, tuple(related)))
+
+    def flush(self) -> None:
+        for kind, detail, pos, related in self.deferred:
+            self.emit(kind, detail, pos, related)
+        self.deferred.clear()
+
+    def error(self, code: str, message: str, pos: Position | None, hint: str | None = None) -> None:
+        """A generic log problem (``LG`` codes)."""
+        self.reporter.error(code, message, pos, (), hint)
+
+    def warning(self, code: str, message: str, pos: Position | None, related: Iterable[Related] = (),
+                hint: str | None = None) -> None:
+        self.reporter.handle(Diagnostic(code, message, pos, "warning", tuple(related), hint))
+
+    # -- words for messages ------------------------------------------------------------
+    def move_note(self, index: int, text: str) -> Related:
+        return Related(text, self.log.moves[index].position)
+
+    def describe(self, index: int) -> str:
+        play = self.log.moves[index].play
+        return f"{play.kind} by {play.actor}"
+
+    def name(self, clue: str) -> str:
+        return self.rules.clue_name(clue) if clue in self.rules.clues else str(clue)
+
+    def token_notes(self, tokens: Iterable[Token]) -> tuple[Related, ...]:
+        """Where each of these counters was placed."""
+        return tuple(self.move_note(self.blame.tokens[t.order], f"{t.owner}'s counter placed here")
+                     for t in tokens if t.order in self.blame.tokens)
+
+    def param_of(self, kind: str, type_: str) -> str | None:
+        """The name of a move's first parameter of this type (e.g. ``count``)."""
+        move = self.rules.moves.get(kind)
+        for p in move.params if move else ():
+            if p.type == type_:
+                return p.name
+        return None

@@ -1,0 +1,202 @@
+"""Counter values as the log records them: placed, revealed, shown at the end.
+
+Every value the log gives is recorded in a :class:`~checker.hidden.CounterLedger`;
+a value contradicting an earlier record, a reveal of counters that were not
+face down, or records that no assignment of the hidden values can fit are
+reported (and left out, so that later records are still checked).  The
+values known or deduced are given back to the state machine's counters, so
+that its own checks (a fourth counter of a value) and the scoring see them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from ..spec.diagnostics import Position, Related
+from ..spec.machine import Outcome, Play, State, Token
+from .context import Context
+from .hidden import CounterLedger
+from .log import LoggedMove, Recorded
+
+__all__ = ["Counters"]
+
+
+class Counters:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.ledger = CounterLedger(ctx.machine.counter_values)
+        self.placed: Counter[str] = Counter()
+        self.supply_codes = {r.code for m in ctx.rules.moves.values() for r in m.requires
+                             if "counters_left_of" in r.expr.names}
+
+    # -- during the moves ----------------------------------------------------------------
+    def with_private_value(self, logged: LoggedMove) -> Play:
+        """A placement takes its value from the private record when the move gives none."""
+        ctx, play = self.ctx, logged.play
+        value_param = ctx.param_of(play.kind, "counter_value")
+        if value_param is None:
+            return play
+        k = self.placed[play.actor]
+        self.placed[play.actor] += 1
+        records = ctx.log.private.counters.get(play.actor, ())
+        rec = records[k] if k < len(records) else None
+        if rec is None or rec.value is None:
+            return play
+        given = play.args.get(value_param)
+        if given is None:
+            return Play(play.kind, play.actor, {**play.args, value_param: rec.value})
+        if given != rec.value:
+            ctx.emit("counter-record", f"{play.actor}'s counter is {given} here, but {rec.value} in the "
+                     "private record", logged.at(value_param),
+                     (Related(f"{play.actor}'s counter recorded as {rec.value} here", rec.position),))
+        return play
+
+    def after(self, logged: LoggedMove, before: State, play: Play, outcome: Outcome) -> None:
+        """Record the values a move gives (placed, revealed); check they still fit."""
+        ctx = self.ctx
+        old = {t.order for t in before.tokens}
+        start = self.ledger.snapshot()
+        for t in outcome.state.tokens:
+            if t.order not in old:
+                self.ledger.place(t.order, t.owner)
+                if t.value in ctx.machine.counter_values:  # a value that exists (else its own code)
+                    self.ledger.record(t.order, t.value, logged.position, "placed")
+        if not self.ledger.feasible():
+            if not any(v.code in self.supply_codes for v in outcome.violations):
+                value_param = ctx.param_of(play.kind, "counter_value")
+                self.supply(logged.at(value_param) if value_param else logged.position)
+            self.ledger.restore(start)
+        reveals = ctx.param_of(play.kind, "reveal_list")
+        given = play.args.get(reveals) if reveals else None
+        if given is None:
+            return
+        placed = self.ledger.snapshot()
+        pos = logged.at(reveals)  # type: ignore[arg-type]
+        clue_param = ctx.param_of(play.kind, "clue")
+        clue = play.args.get(clue_param) if clue_param else None
+        if self.reveal(list(given), list(outcome.revealed), pos, clue) and not self.ledger.feasible():
+            self.supply(pos)
+        if not self.ledger.feasible():
+            self.ledger.restore(placed)
+
+    def reveal(self, given: list[Any], tokens: list[Token], pos: Position, clue: str | None) -> bool:
+        """Record the values a reveal shows: by owner when named, else as a group.
+
+        False (with a diagnostic, and nothing recorded) when the record itself is wrong.
+        """
+        ctx = self.ctx
+        snap = self.ledger.snapshot()
+        where = ctx.name(clue) if clue else "the space"
+        named = [g for g in given if isinstance(g, tuple)]
+        plain = [g for g in given if not isinstance(g, tuple)]
+        if len(given) > len(tokens):
+            down = f"only {len(tokens)} counter(s) were" if tokens else "no counter was"
+            ctx.emit("counter-reveal", f"{len(given)} value(s) recorded, but {down} face down on {where}",
+                     pos, ctx.token_notes(tokens))
+            return False
+        by_owner: dict[str, list[Token]] = {}
+        for t in tokens:
+            by_owner.setdefault(t.owner, []).append(t)
+        for owner, _value in named:
+            if not by_owner.get(owner):
+                ctx.emit("counter-reveal", f"{owner} had no counter face down on {where}", pos,
+                         ctx.token_notes(tokens))
+                return False
+        if plain and (named or len(plain) != len(tokens)):
+            ctx.error("LG203", f"the reveal gives {len(given)} value(s) for {len(tokens)} counter(s) turned "
+                      "face up: give them all, or name their owners", pos)
+            return False
+        groups: list[tuple[list[Token], list[int]]] = [(tokens, plain)] if plain else []
+        for owner in dict.fromkeys(o for o, _v in named):
+            values = [v for o, v in named if o == owner]
+            mine = by_owner[owner]
+            if len(values) > len(mine):
+                ctx.emit("counter-reveal", f"{len(values)} value(s) recorded for {owner}, who had "
+                         f"{len(mine)} counter(s) face down on {where}", pos, ctx.token_notes(mine))
+                return False
+            if len(values) < len(mine):
+                ctx.error("LG203", f"{len(mine)} of {owner}'s counters were turned face up on {where}: "
+                          "give a value for each", pos)
+                return False
+            groups.append((mine, values))
+        for toks, values in groups:
+            if not self.record(toks, values, pos, "revealed"):
+                self.ledger.restore(snap)
+                return False
+        return True
+
+    def record(self, tokens: list[Token], values: list[int], pos: Position | None, what: str) -> bool:
+        """These counters show these values; False on a conflict (reported)."""
+        if len(tokens) == 1:
+            conflict = self.ledger.record(tokens[0].order, values[0], pos, what)
+        else:
+            conflict = self.ledger.reveal([t.order for t in tokens], values, pos)
+        if conflict is None:
+            return True
+        owner = self.ledger.owners[conflict.key]
+        shown = values[0] if len(values) == 1 else sorted(values)
+        earlier = conflict.earlier
+        self.ctx.emit("counter-record", f"{owner}'s counter shows {shown}, but it was {earlier.what} as "
+                      f"{earlier.value}", pos, (Related(f"{earlier.what} as {earlier.value} here", earlier.position),))
+        return False
+
+    def supply(self, pos: Position | None) -> None:
+        """Report that no assignment fits: a value recorded too often, else the supplies."""
+        values = self.ctx.machine.counter_values
+        over = self.ledger.over_supply()
+        if over:
+            owner, value, records = over[0]
+            notes = tuple(Related(f"{owner}'s {value} {r.what} here", r.position) for r in records)
+            detail = (f"{len(records)} of {owner}'s counters show {value}, but {owner} has "
+                      f"{values.get(value, 0)} of value {value}")
+        else:
+            each = ", ".join(f"{n} of value {v}" for v, n in sorted(values.items()))
+            notes, detail = (), f"no assignment of the values not yet revealed fits every player's counters ({each} each)"
+        self.ctx.emit("counter-supply", detail, pos, notes)
+
+    def sync(self, state: State) -> State:
+        """Give the machine's counters every value the ledger knows or deduces."""
+        if not any(t.value is None for t in state.tokens):
+            return state
+        values = self.ledger.forced() if self.ledger.groups else {}
+        values.update({k: r.value for k, r in self.ledger.known.items()})
+
+        def settle(t: Token) -> Token:
+            v = values.get(t.order)
+            return replace(t, value=v) if t.value is None and v is not None else t
+
+        state.spaces = {clue: tuple(settle(t) for t in stack) for clue, stack in state.spaces.items()}
+        return state
+
+    # -- at the end ------------------------------------------------------------------------
+    def end(self, state: State) -> State:
+        """Private records of more counters than placed; counters turned up at the end."""
+        ctx = self.ctx
+        for player, records in ctx.log.private.counters.items():
+            placed = sum(1 for t in state.tokens if t.owner == player)
+            if len(records) > placed:
+                ctx.error("LG201", f"the private record lists {len(records)} counter(s) of {player}, who placed "
+                          f"{placed}", records[placed].position)
+        if ctx.log.end is not None:
+            for clue, owners in ctx.log.end.counters.items():
+                for owner, rec in owners.items():
+                    self.shown(state, clue, owner, rec)
+        return self.sync(state)
+
+    def shown(self, state: State, clue: str, owner: str, rec: Recorded) -> None:
+        """Counters of one player on one clue, turned face up at the end."""
+        ctx = self.ctx
+        snap = self.ledger.snapshot()
+        mine = [t for t in state.spaces.get(clue, ()) if t.owner == owner]
+        values = list(rec.value)
+        if len(values) > len(mine):
+            ctx.emit("counter-reveal", f"{len(values)} counter(s) of {owner} recorded on {ctx.name(clue)}, "
+                     f"which holds {len(mine)}", rec.position, ctx.token_notes(mine))
+        elif len(values) < len(mine):
+            ctx.error("LG203", f"{owner} has {len(mine)} counters on {ctx.name(clue)}: give a value for each",
+                      rec.position)
+        elif self.record(mine, values, rec.position, "shown at the end") and not self.ledger.feasible():
+            self.supply(rec.position)
+            self.ledger.restore(snap)

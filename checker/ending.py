@@ -1,0 +1,88 @@
+"""The end of a log: was the end reached, and are the scores and winners right?
+
+Scores are computed by :mod:`spec.scoring` (steps I–IX of the rule file)
+from the final state and the solution (the evidence recorded, or what the
+verdicts leave); a recorded score or winner that differs is reported with
+the computed steps.  When the solution or a counter value that counts is
+unknown, the scores cannot be checked: a warning says what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..spec.diagnostics import Related
+from ..spec.machine import State
+from ..spec.scoring import ScoreTable, UnknownValues, score
+from .context import Context
+from .log import EndRecord
+from .verdicts import Verdicts
+
+__all__ = ["Ending"]
+
+
+class Ending:
+    def __init__(self, ctx: Context, verdicts: Verdicts):
+        self.ctx = ctx
+        self.verdicts = verdicts
+
+    def reached(self, state: State) -> None:
+        """Scores or a winner recorded for a game that has not ended."""
+        end = self.ctx.log.end
+        if end is not None and (end.scores or end.winners) and not state.ended:
+            self.ctx.emit("end-not-reached", "the log records scores or a winner", end.claims())
+
+    def score(self, state: State, solution: frozenset[str] | None) -> ScoreTable | None:
+        """The score table when it can be computed; recorded scores checked against it."""
+        ctx, end = self.ctx, self.ctx.log.end
+        wants = end is not None and bool(end.scores or end.winners)
+        if not state.ended:
+            return None
+        if solution is None:
+            if wants:
+                ctx.warning("LG202", "cannot check the recorded scores: the evidence is not recorded and the "
+                            f"verdicts leave {self.verdicts.count()} possible solutions", end.claims())  # type: ignore[union-attr]
+            return None
+        try:
+            table = score(ctx.machine, state, solution)
+        except UnknownValues as exc:
+            if wants:
+                ctx.warning("LG202", f"cannot check the recorded scores: step {exc.step} needs the value of "
+                            f"{len(exc.tokens)} counter(s) that the log does not record", end.claims(),  # type: ignore[union-attr]
+                            ctx.token_notes(exc.tokens), "record them under 'end: counters:' (clue: {player: value})")
+            return None
+        if end is not None:
+            self.compare(table, end)
+        return table
+
+    def compare(self, table: ScoreTable, end: EndRecord) -> None:
+        for player, rec in end.scores.items():
+            computed = table.scores.get(player, 0)
+            if rec.value != computed:
+                self.ctx.emit("scores", f"{player} scores {computed}, the log records {rec.value}", rec.position,
+                              self.steps(table, player))
+        if end.winners is not None and set(end.winners.value) != set(table.winners):
+            scores = ", ".join(f"{p} {n}" for p, n in table.scores.items())
+            self.ctx.emit("winners", f"the winner is {_names(table.winners)}, the log records "
+                          f"{_names(end.winners.value)} (scores: {scores})", end.winners.position)
+
+    def steps(self, table: ScoreTable, player: str) -> tuple[Related, ...]:
+        """One note per scoring step, for one player."""
+        notes = []
+        for step in table.steps:
+            if step.kind == "show_solution":
+                text = f"evidence shown: {', '.join(self.ctx.name(c) for c in table.solution)}"
+            elif step.kind == "remove":
+                text = f"{sum(1 for t in step.removed if t.owner == player)} of {player}'s counters removed"
+            elif step.kind == "reveal_all":
+                text = "every counter left turned face up"
+            else:
+                text = f"{step.points.get(player, 0)} point(s)"
+            notes.append(Related(f"step {step.id}: {text}"))
+        notes.append(Related(f"total: {table.scores.get(player, 0)}"))
+        return tuple(notes)
+
+
+def _names(players: Iterable[str]) -> str:
+    names = list(players)
+    return " and ".join(names) if names else "nobody"

@@ -1,0 +1,406 @@
+"""Game logs: the hand-written YAML format, read into typed values with positions.
+
+A log names its rules, the players in seating order and who starts, may
+give private facts, then lists the moves, and may end with the end of the
+game (evidence shown, counters turned up, scores, winner)::
+
+    rules: <game>                # a bundled rule set by name, or a rule file relative to the log
+    players: [Helen, Gordon, John, Audrey]
+    first: Helen
+    private:
+      evidence: {Helen: <clue>}          # each player's evidence, when known
+      counters: {Gordon: [2, 0]}         # values in the order placed; null if unknown
+    moves:
+      - {<move>: Helen, <parameter>: <value>, ...}
+      - {<move>: Gordon, clue: <clue>, reveals: {Helen: 2}}
+    end:
+      evidence: {Helen: <clue>, Gordon: <clue>, John: <clue>, Audrey: <clue>}
+      counters: {<clue>: {Gordon: 2, John: 1}}   # turned face up at the end
+      scores: {Helen: 0, Gordon: 2, John: 1, Audrey: 0}
+      winner: Gordon
+
+Clues are written as printed or by any alias, players as listed, both
+case-insensitively.  The examples/ folder has complete logs of each game.
+
+A move is a mapping whose one key naming a move of the rules gives the
+player; its other keys are that move's parameters.
+The shape is published as ``spec/log.schema.json``; names, players and
+parameters are checked here against the rule file.  :func:`parse_log`
+raises :class:`DiagnosticError` with every problem found when the log is
+unusable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple
+
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+from ..spec.loader import load_rules, schema_diagnostics
+from ..spec.machine import Play
+from ..spec.model import Move, MoveParam, Ruleset
+from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
+from .names import Names, fold
+
+__all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded",
+           "parse_log", "parse_log_text", "parse_document"]
+
+#: jsonschema problems keep their meaning but get the log's code family.
+_SCHEMA_CODES = {"RL101": "LG101", "RL102": "LG102", "RL103": "LG103", "RL104": "LG104"}
+
+
+class Recorded(NamedTuple):
+    """A value the log records, with where it stands."""
+
+    value: Any
+    position: Position | None
+
+
+class LoggedMove(NamedTuple):
+    """One move of the log: the move as played, where it stands, its raw YAML."""
+
+    play: Play
+    position: Position
+    raw: LMap
+
+    def at(self, key: str) -> Position:
+        """Position of one of the move's keys' value (the move's own if absent)."""
+        return self.raw.pos_of(key) if key in self.raw else self.position
+
+
+@dataclass(frozen=True)
+class Header:
+    rules: str
+    variant: str | None
+    house: tuple[str, ...]
+    players: tuple[str, ...]
+    first: str
+    positions: dict[str, Position | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PrivateFacts:
+    """What single players know: their evidence, their counters' values."""
+
+    evidence: dict[str, Recorded] = field(default_factory=dict)          # player -> clue id
+    counters: dict[str, tuple[Recorded, ...]] = field(default_factory=dict)  # player -> values in order
+
+
+@dataclass(frozen=True)
+class EndRecord:
+    """The end of the game as recorded: evidence, counters turned up, scores, winners."""
+
+    position: Position | None
+    evidence: dict[str, Recorded] = field(default_factory=dict)                 # player -> clue id
+    counters: dict[str, dict[str, Recorded]] = field(default_factory=dict)      # clue -> player -> values
+    scores: dict[str, Recorded] = field(default_factory=dict)                   # player -> points
+    winners: Recorded | None = None                                             # tuple of players
+    keys: dict[str, Position | None] = field(default_factory=dict)              # where each key stands
+
+    def claims(self) -> Position | None:
+        """Where the recorded result (scores, else winner) stands."""
+        return self.keys.get("scores") or self.keys.get("winner") or self.position
+
+
+@dataclass
+class GameLog:
+    """A parsed log: header, private facts, moves in order and the end."""
+
+    path: str
+    header: Header
+    private: PrivateFacts
+    moves: list[LoggedMove]
+    end: EndRecord | None
+
+    def __iter__(self) -> Iterator[LoggedMove]:
+        return iter(self.moves)
+
+
+def parse_log(path: str) -> tuple[GameLog, Ruleset]:
+    """Read and check a log file; raise :class:`DiagnosticError` if unusable."""
+    return parse_document(read_yaml(path), str(path))
+
+
+def parse_log_text(text: str, path: str = "<log>") -> tuple[GameLog, Ruleset]:
+    """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
+    return parse_document(parse_text(text, path), path)
+
+
+def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
+    """Check a log already read as YAML, load its rules, resolve every name."""
+    if not isinstance(doc, LMap):
+        raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
+                                          position_of(doc) or Position(path, 1, 1))])
+    problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
+                for d in schema_diagnostics(doc, "log.schema.json")]
+    if problems:
+        raise DiagnosticError(problems)
+    rules = _rules(doc, path)
+    parser = _Parser(doc, path, rules)
+    log = parser.run()
+    if parser.diagnostics:
+        raise DiagnosticError(parser.diagnostics)
+    return log, rules
+
+
+# -- rules ---------------------------------------------------------------------
+
+_CACHE: dict[tuple[Any, ...], tuple[Ruleset, tuple[tuple[str, int], ...]]] = {}
+
+
+def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    out = []
+    for f in files:
+        try:
+            out.append((f, Path(f).stat().st_mtime_ns))
+        except OSError:
+            out.append((f, -1))
+    return tuple(out)
+
+
+def _local(ref: str, base: Path) -> str:
+    """A name, or a file relative to the log when one is there."""
+    candidate = base / ref
+    return str(candidate) if candidate.is_file() else ref
+
+
+def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Ruleset:
+    """:func:`load_rules` with a cache invalidated when a rule file changes."""
+    key = (ref, variant, house)
+    hit = _CACHE.get(key)
+    if hit is not None and _stamp(tuple(f for f, _ in hit[1])) == hit[1]:
+        return hit[0]
+    rules = load_rules(ref, variant=variant, house=list(house))
+    _CACHE[key] = (rules, _stamp(rules.files))
+    return rules
+
+
+def _rules(doc: LMap, path: str) -> Ruleset:
+    base = Path(path).parent
+    ref = _local(str(doc["rules"]), base)
+    house = tuple(_local(str(h), base) for h in doc.get("house") or ())
+    variant = doc.get("variant")
+    defaulted = variant is None
+    if defaulted:
+        variant = str(len(doc["players"]))
+    try:
+        return load_cached(ref, str(variant), house)
+    except DiagnosticError as exc:
+        diags = list(exc.diagnostics)
+        if defaulted and any(d.code == "RL127" for d in diags):
+            raise DiagnosticError([Diagnostic(
+                "LG114", f"no variant of '{doc['rules']}' for {len(doc['players'])} players",
+                doc.pos_of("players"), hint="name one with 'variant:'")]) from None
+        where = doc.pos_of("variant") if any(d.code == "RL127" for d in diags) and not defaulted else doc.pos_of("rules")
+        lead = Diagnostic("LG115", f"the rules '{doc['rules']}' cannot be used", where,
+                          hint="the problems found in the rule files follow")
+        raise DiagnosticError([lead, *diags]) from None
+
+
+# -- the log itself ----------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, doc: LMap, path: str, rules: Ruleset):
+        self.doc = doc
+        self.path = path
+        self.rules = rules
+        self.diagnostics: list[Diagnostic] = []
+        self.names: Names | None = None
+
+    def error(self, code: str, message: str, pos: Position | None, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, pos, hint=hint))
+
+    def run(self) -> GameLog:
+        header = self.header()
+        self.names = Names(self.rules, header.players, self.diagnostics)
+        first = self.player(self.doc["first"], self.doc.pos_of("first")) if "first" in self.doc else header.players[0]
+        header = replace(header, first=first or header.players[0])
+        private = self.private(self.doc.get("private"))
+        moves = [m for m in (self.move(i, item) for i, item in enumerate(self.doc.get("moves") or [])) if m]
+        end = self.end(self.doc["end"]) if "end" in self.doc else None
+        return GameLog(self.path, header, private, moves, end)
+
+    def header(self) -> Header:
+        doc = self.doc
+        players = tuple(str(p) for p in doc["players"])
+        seen: dict[str, int] = {}
+        for i, p in enumerate(players):
+            if fold(p) in seen:
+                self.error("LG114", f"player '{p}' is listed twice", doc["players"].pos_of(i))
+            seen.setdefault(fold(p), i)
+        wanted = self.rules.param("players")
+        if len(players) != wanted:
+            self.error("LG114", f"{len(players)} players listed, but {self.rules.canonical_name} is for {wanted}",
+                       doc.pos_of("players"), hint="name the variant with 'variant:' or fix the list")
+        positions = {k: doc.pos_of(k) for k in doc}
+        variant = None if doc.get("variant") is None else str(doc["variant"])
+        return Header(str(doc["rules"]), variant, tuple(str(h) for h in doc.get("house") or ()),
+                      players, players[0], positions)
+
+    def player(self, text: Any, pos: Position | None) -> str | None:
+        assert self.names is not None
+        return self.names.player(text, pos)
+
+    def clue(self, text: Any, pos: Position | None) -> str | None:
+        assert self.names is not None
+        return self.names.clue(text, pos)
+
+    # -- private facts and the end ------------------------------------------------
+    def by_player(self, node: LMap | None) -> dict[str, tuple[Any, Position | None, Position | None]]:
+        """player -> (raw value, value position, key position), players resolved."""
+        out: dict[str, tuple[Any, Position | None, Position | None]] = {}
+        for key, value in (node or {}).items():
+            who = self.player(key, node.key_position(key))  # type: ignore[union-attr]
+            if who is None:
+                continue
+            if who in out:
+                self.error("LG114", f"player '{who}' is given twice", node.key_position(key))  # type: ignore[union-attr]
+                continue
+            out[who] = (value, node.pos_of(key), node.key_position(key))  # type: ignore[union-attr]
+        return out
+
+    def evidence(self, node: LMap | None) -> dict[str, Recorded]:
+        out = {}
+        for who, (value, pos, _k) in self.by_player(node).items():
+            clue = self.clue(value, pos)
+            if clue is not None:
+                out[who] = Recorded(clue, pos)
+        return out
+
+    def private(self, node: LMap | None) -> PrivateFacts:
+        if not node:
+            return PrivateFacts()
+        counters = {}
+        for who, (values, _pos, _k) in self.by_player(node.get("counters")).items():
+            counters[who] = tuple(Recorded(v, values.pos_of(i)) for i, v in enumerate(values))
+        return PrivateFacts(self.evidence(node.get("evidence")), counters)
+
+    def end(self, node: LMap | None) -> EndRecord:
+        node = node or LMap()
+        pos = position_of(self.doc, "end")
+        counters: dict[str, dict[str, Recorded]] = {}
+        for name, owners in (node.get("counters") or {}).items():
+            clue = self.clue(name, node["counters"].key_position(name))
+            if clue is None:
+                continue
+            row = counters.setdefault(clue, {})
+            for who, (values, vpos, _k) in self.by_player(owners).items():
+                row[who] = Recorded(tuple(values) if isinstance(values, list) else (values,), vpos)
+        scores = {who: Recorded(v, vpos) for who, (v, vpos, _k) in self.by_player(node.get("scores")).items()}
+        winners = None
+        if "winner" in node:
+            raw = node["winner"]
+            items = [(raw, node.pos_of("winner"))] if isinstance(raw, str) else \
+                [(w, raw.pos_of(i)) for i, w in enumerate(raw)]
+            found = tuple(p for p in (self.player(w, wpos) for w, wpos in items) if p)
+            winners = Recorded(found, node.pos_of("winner"))
+        keys = {k: node.key_position(k) for k in node} if isinstance(node, LMap) and node else {}
+        return EndRecord(pos, self.evidence(node.get("evidence")), counters, scores, winners, keys)
+
+    # -- moves ------------------------------------------------------------------------
+    def move(self, index: int, raw: LMap) -> LoggedMove | None:
+        moves_seq: LSeq = self.doc["moves"]
+        pos = moves_seq.pos_of(index)
+        kinds = {fold(k): k for k in self.rules.moves}
+        verbs = [k for k in raw if isinstance(k, str) and fold(k) in kinds]
+        if len(verbs) != 1:
+            if verbs:
+                self.error("LG112", f"one move per item: this one names {', '.join(map(str, verbs))}", pos)
+            else:
+                self.error("LG112", "this item names no move", pos,
+                           hint=self._move_hint(raw))
+            return None
+        verb = verbs[0]
+        move = self.rules.moves[kinds[fold(verb)]]
+        actor = self.player(raw[verb], raw.pos_of(verb))
+        params = {p.name: p for p in move.params}
+        args: dict[str, Any] = {}
+        ok = actor is not None
+        for key in raw:
+            if key == verb:
+                continue
+            param = params.get(key) if isinstance(key, str) else None
+            if param is None:
+                guess = did_you_mean(str(key), list(params))
+                self.error("LG113", f"'{move.name}' takes no parameter '{key}'", raw.key_position(key),
+                           hint=f"did you mean '{guess}'?" if guess else
+                           (f"its parameters are: {', '.join(params)}" if params else "it takes no parameter"))
+                ok = False
+                continue
+            value = self.value(move, param, raw[key], raw.pos_of(key))
+            if value is _BAD:
+                ok = False
+            else:
+                args[key] = value
+        if not ok:
+            return None
+        return LoggedMove(Play(move.name, actor, args), pos, raw)  # type: ignore[arg-type]
+
+    def _move_hint(self, raw: LMap) -> str:
+        for key in raw:
+            guess = did_you_mean(str(key), list(self.rules.moves))
+            if guess:
+                return f"did you mean '{guess}'?"
+        first = next(iter(self.rules.moves))
+        return f"a move is one of: {', '.join(self.rules.moves)} (e.g. '- {{{first}: {self.names.players[0] if self.names else 'player'}, ...}}')"
+
+    def value(self, move: Move, p: MoveParam, value: Any, pos: Position | None) -> Any:
+        """A parameter's value from the log, names resolved (``_BAD`` if unusable)."""
+        if p.type in ("clues", "clue_list"):
+            if not isinstance(value, list):
+                self.error("LG116", f"'{p.name}' of '{move.name}' is a list of clues", pos)
+                return _BAD
+            clues = [self.clue(v, value.pos_of(i)) for i, v in enumerate(value)]
+            return _BAD if None in clues else clues
+        if p.type == "clue":
+            if isinstance(value, (list, dict)):
+                self.error("LG116", f"'{p.name}' of '{move.name}' is one clue", pos)
+                return _BAD
+            clue = self.clue(value, pos)
+            return _BAD if clue is None else clue
+        if p.type in ("count", "counter_value"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.error("LG116", f"'{p.name}' of '{move.name}' is a whole number, not {value!r}", pos)
+                return _BAD
+            return value
+        if p.type == "reveal_list":
+            return self.reveals(move, p, value, pos)
+        return value
+
+    def reveals(self, move: Move, p: MoveParam, value: Any, pos: Position | None) -> Any:
+        """Values, or ``(player, value)`` pairs from a mapping player -> value(s)."""
+        def number(v: Any, where: Position | None) -> bool:
+            if isinstance(v, bool) or not isinstance(v, int):
+                self.error("LG116", f"a revealed counter value is a whole number, not {v!r}", where)
+                return False
+            return True
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            return [value]
+        if isinstance(value, list):
+            ok = all([number(v, value.pos_of(i)) for i, v in enumerate(value)])
+            return list(value) if ok else _BAD
+        if isinstance(value, dict):
+            out: list[tuple[str, int]] = []
+            ok = True
+            for who, (vals, vpos, _k) in self.by_player(value).items():
+                items = vals if isinstance(vals, list) else [vals]
+                for i, v in enumerate(items):
+                    where = vals.pos_of(i) if isinstance(vals, list) else vpos
+                    if number(v, where):
+                        out.append((who, v))
+                    else:
+                        ok = False
+            return out if ok else _BAD
+        self.error("LG116", f"'{p.name}' of '{move.name}' lists values, or maps players to values", pos)
+        return _BAD
+
+
+class _Bad:
+    def __repr__(self) -> str:
+        return "<bad value>"
+
+
+_BAD = _Bad()

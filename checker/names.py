@@ -1,0 +1,63 @@
+"""Names in a log: clues as printed or by any alias, players as seated.
+
+Both are matched case-insensitively with spaces collapsed; a name that
+matches nothing gets a diagnostic with "did you mean ...".
+
+>>> from ruleslawyer.spec.loader import load_rules, rules_dir
+>>> from ruleslawyer.spec.diagnostics import Position
+>>> rules = load_rules(str(next(rules_dir().glob("*.yaml"))))
+>>> clue = max(rules.clues.values(), key=lambda c: len(c.name))
+>>> names = Names(rules, ("Helen", "Gordon"))
+>>> names.clue(clue.name.upper(), None) == clue.id, names.player("gordon", None)
+(True, 'Gordon')
+>>> names.clue(clue.name[:-1], Position("g.yaml", 4, 9)) is None
+True
+>>> d = names.diagnostics[0]
+>>> d.code, str(d.position), d.hint == f"did you mean '{clue.name}'?"
+('LG110', 'g.yaml:4:9', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..spec.diagnostics import Diagnostic, Position, did_you_mean
+from ..spec.model import Ruleset
+
+__all__ = ["Names", "fold"]
+
+
+def fold(text: Any) -> str:
+    """The form names are compared in: spaces collapsed, lower case."""
+    return " ".join(str(text).split()).lower()
+
+
+@dataclass
+class Names:
+    """Resolves clue and player names, collecting diagnostics for bad ones."""
+
+    rules: Ruleset
+    players: Sequence[str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def clue(self, text: Any, pos: Position | None) -> str | None:
+        """The clue id for a name or alias; None (and a diagnostic) if unknown."""
+        found = self.rules.find_clue(str(text)) if isinstance(text, (str, int)) and not isinstance(text, bool) else None
+        if found is not None:
+            return found
+        guess = did_you_mean(str(text), list(self.rules.aliases))
+        hint = f"did you mean '{self.rules.clue_name(self.rules.aliases[guess])}'?" if guess else None
+        self.diagnostics.append(Diagnostic("LG110", f"unknown clue '{text}'", pos, hint=hint))
+        return None
+
+    def player(self, text: Any, pos: Position | None) -> str | None:
+        """The player as spelled in the header; None (and a diagnostic) if unknown."""
+        by_fold = {fold(p): p for p in self.players}
+        found = by_fold.get(fold(text)) if isinstance(text, str) else None
+        if found is not None:
+            return found
+        guess = did_you_mean(str(text), list(self.players))
+        hint = f"did you mean '{guess}'?" if guess else f"the players are: {', '.join(self.players)}"
+        self.diagnostics.append(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint))
+        return None

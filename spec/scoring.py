@@ -1,0 +1,140 @@
+"""Scoring a finished game: the rule file's ``scoring:`` section, evaluated.
+
+Generic: a rule file lists steps, each of one kind, run in order over the
+counters (tokens) left on the board —
+
+* ``show_solution``: the hidden solution is shown (``evidence(c)`` and
+  ``solution`` become readable);
+* ``remove: <condition on t>``: every token ``t`` meeting it leaves the board;
+* ``reveal_all``: every token is turned face up (its value must be known);
+* ``points: <expression>``: evaluated once per ``player``, added to
+  ``score[player]``;
+
+then ``winners:`` (after its ``define:`` names, in order) lists the winners.
+
+The steps, their ids and expressions are the rule file's; the tests of
+``tests/checker/test_scoring.py`` run them on hand-made endings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+from .diagnostics import Position
+from .expr import Expr, ExprError
+from .machine import Machine, RuleError, State, Token
+from .model import Cite
+
+__all__ = ["StepResult", "ScoreTable", "UnknownValues", "score"]
+
+
+class UnknownValues(Exception):
+    """Scoring needs the value of counters that nobody recorded."""
+
+    def __init__(self, step: str, tokens: Iterable[Token]):
+        self.step = step
+        self.tokens = tuple(tokens)
+        super().__init__(f"step {step}: {len(self.tokens)} counter value(s) unknown")
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one step did: the tokens it removed or the points it gave."""
+
+    id: str
+    kind: str
+    cite: Cite | None
+    position: Position | None
+    removed: tuple[Token, ...] = ()
+    points: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind}
+        if self.kind == "remove":
+            out["removed"] = [{"owner": t.owner, "clue": t.clue, "value": t.value} for t in self.removed]
+        if self.kind == "points":
+            out["points"] = dict(self.points)
+        return out
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Every step's result, the final scores and the winners."""
+
+    solution: tuple[str, ...]
+    steps: tuple[StepResult, ...]
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+
+    def breakdown(self, player: str) -> list[tuple[str, int]]:
+        """``(step id, points)`` of every points step, for one player."""
+        return [(s.id, s.points.get(player, 0)) for s in self.steps if s.kind == "points"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"solution": list(self.solution), "steps": [s.to_json() for s in self.steps],
+                "scores": dict(self.scores), "winners": list(self.winners)}
+
+
+def _run(expr: Expr, env: Mapping[str, Any], where: str) -> Any:
+    try:
+        return expr.run(env)
+    except ExprError as exc:
+        raise RuleError(f"scoring {where}: {expr.source}: {exc}") from None
+
+
+def score(machine: Machine, state: State, solution: Iterable[str]) -> ScoreTable:
+    """Run every scoring step of the rules on ``state`` with this solution.
+
+    Raises :class:`UnknownValues` when a step needs a counter value the
+    state does not hold, :class:`RuleError` when a rule expression fails.
+    """
+    rules = machine.rules
+    order = {c: i for i, c in enumerate(rules.clues)}
+    chosen = tuple(sorted(set(solution), key=lambda c: order.get(c, len(order))))
+    board = state.copy()
+    shown = False
+    scores = {p: 0 for p in state.players}
+    results: list[StepResult] = []
+
+    def env(**extra: Any) -> dict[str, Any]:
+        base = machine.env(board)
+        if shown:
+            base["evidence"] = lambda c: c in chosen
+            base["solution"] = list(chosen)
+        base["score"] = dict(scores)
+        base.update(extra)
+        return base
+
+    for step in rules.scoring.steps:
+        where = f"step {step.id}"
+        if step.kind == "show_solution":
+            shown = True
+            results.append(StepResult(step.id, step.kind, step.cite, step.position))
+        elif step.kind == "remove":
+            assert step.expr is not None
+            gone = [t for t in board.tokens if _run(step.expr, env(t=t), where)]
+            board.spaces = {c: tuple(t for t in stack if t not in gone) for c, stack in board.spaces.items()}
+            results.append(StepResult(step.id, step.kind, step.cite, step.position, removed=tuple(gone)))
+        elif step.kind == "reveal_all":
+            _need_values(board, step.id)
+            board.spaces = {c: tuple(replace(t, face_up=True) for t in stack) for c, stack in board.spaces.items()}
+            results.append(StepResult(step.id, step.kind, step.cite, step.position))
+        elif step.kind == "points":
+            assert step.expr is not None
+            _need_values(board, step.id)
+            points = {p: int(_run(step.expr, env(player=p), where)) for p in board.players}
+            for p, n in points.items():
+                scores[p] += n
+            results.append(StepResult(step.id, step.kind, step.cite, step.position, points=points))
+    names = env()
+    for name, expr in rules.scoring.define:
+        names[name] = _run(expr, names, f"winners define {name}")
+    winners = _run(rules.scoring.winners, names, "winners")
+    return ScoreTable(chosen, tuple(results), scores, tuple(winners))
+
+
+def _need_values(board: State, step: str) -> None:
+    unknown = [t for t in board.tokens if t.value is None]
+    if unknown:
+        raise UnknownValues(step, unknown)
