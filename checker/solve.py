@@ -15,7 +15,7 @@ from typing import Any
 from ..solver import queries
 from ..solver.facts import DealShape, Fact
 from ..spec.deal import deal_shape, holds, observe
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.machine import Machine, Play
 from ..spec.model import Ruleset
 from .log import GameLog, parse_log
@@ -74,11 +74,11 @@ def run_solve(args: argparse.Namespace) -> int:
     log, rules = parse_log(args.log)
     rep = replay(log, rules)
     if args.at is not None and not 0 <= args.at <= len(rep.steps):
-        raise DiagnosticError([Diagnostic("LG190", f"--at {args.at}: the log has {len(rep.steps)} moves",
-                                          Position(args.log))])
+        _bad_argument(args.log, f"--at {args.at}: the log has {len(rep.steps)} moves")
+    if args.viewer:
+        args.viewer = next((p for p in rep.players if p.lower() == args.viewer.lower()), args.viewer)
     if args.viewer and args.viewer not in rep.players:
-        raise DiagnosticError([Diagnostic("LG191", f"--as {args.viewer}: not a player ({', '.join(rep.players)})",
-                                          Position(args.log))])
+        _bad_argument(args.log, f"--as {args.viewer}: not a player", rep.players, args.viewer)
     view = (queries.Viewpoint.omniscient() if args.omniscient else
             queries.Viewpoint.of_player(args.viewer) if args.viewer else queries.Viewpoint.spectator())
     facts = rep.facts(args.at)
@@ -89,7 +89,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.explain:
         card = rules.find_clue(args.explain)
         if card is None:
-            raise DiagnosticError([Diagnostic("LG102", f"unknown clue '{args.explain}'", Position(args.log))])
+            names = [c.name for c in rules.clues.values()]
+            _bad_argument(args.log, f"--explain {args.explain}: unknown clue", names, args.explain)
         expl = queries.explain(rep.shape, facts, card, view)
         out["explain"] = {"clue": card, "status": expl.status,
                           "because": [describe_fact(rules, f) for f in expl.facts]}
@@ -103,6 +104,12 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         print(render_text(rules, rep, out))
     return 0
+
+
+def _bad_argument(log: str, message: str, choices: Any = (), given: str = "") -> None:
+    guess = did_you_mean(given, list(choices)) if given else None
+    hint = f"did you mean '{guess}'?" if guess else (f"one of: {', '.join(choices)}" if choices else None)
+    raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
 
 
 def _move_of(fact: Fact) -> int:
@@ -168,5 +175,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
     if "hindsight" in out:
         lines += ["", "first move after which the solution was determined:"]
         for who, step in out["hindsight"].items():
-            lines.append(f"  {who}: {'not yet' if step is None else f'could have accused after move {step}'}")
+            when = "not yet" if step is None else f"after move {step}"
+            could = " (could have accused then)" if step is not None and who.startswith("player:") else ""
+            lines.append(f"  {who}: {when}{could}")
     return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""``ruleslawyer solve``: answers agree with the engines, viewpoints and positions are right."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ruleslawyer.checker.log import parse_log
+from ruleslawyer.checker.solve import replay
+from ruleslawyer.solver.brute import BruteKnowledge
+from ruleslawyer.solver.queries import Viewpoint
+from ruleslawyer.solver.z3engine import Z3Knowledge
+
+from ..conftest import ROOT
+
+EXAMPLES = ROOT / "examples" / "lady-alice"
+CLI = [sys.executable, "-m", "ruleslawyer.checker", "solve"]
+
+
+def solve(*args: str) -> tuple[int, dict]:
+    out = subprocess.run([*CLI, *args, "--format", "json"], capture_output=True, text=True, timeout=60)
+    return out.returncode, (json.loads(out.stdout) if out.returncode == 0 else {"stderr": out.stderr + out.stdout})
+
+
+@pytest.mark.parametrize("name", ["clean-3p", "clean-4p", "clean-5p", "rulebook-deductions"])
+def test_spectator_and_player_answers_match_brute_force_and_z3(name):
+    path = str(EXAMPLES / f"{name}.yaml")
+    log, rules = parse_log(path)
+    rep = replay(log, rules)
+    moves = len(rep.steps)
+    for at in sorted({1, moves // 2, moves}):
+        for view, flags in ((Viewpoint.spectator(), []), (Viewpoint.of_player(rep.players[0]), ["--as", rep.players[0]])):
+            status, got = solve(path, "--at", str(at), *flags)
+            assert status == 0, got
+            facts = [f for f in rep.facts(at) if view.sees(f)]
+            brute = BruteKnowledge.initial(rep.shape).with_facts(facts)
+            assert got["solve"]["count"] == brute.count()
+            assert got["solve"]["status"] == brute.status()
+            assert got["solve"]["status"] == Z3Knowledge.initial(rep.shape).with_facts(facts).status()
+            for card, p in brute.probabilities().items():
+                assert got["solve"]["probabilities"][card] == pytest.approx(float(p), abs=1e-9)
+
+
+def test_a_player_knows_their_own_card():
+    path = str(EXAMPLES / "clean-4p.yaml")
+    _, spectator = solve(path, "--at", "1")
+    _, gordon = solve(path, "--at", "1", "--as", "gordon")
+    assert gordon["solve"]["status"]["kingsley"] == "in"
+    assert spectator["solve"]["status"]["kingsley"] == "open"
+    assert gordon["solve"]["count"] < spectator["solve"]["count"]
+
+
+def test_explanation_names_the_verdicts_that_force_a_clue():
+    path = str(EXAMPLES / "clean-4p.yaml")
+    _, got = solve(path, "--at", "3", "--explain", "Tippu Tip")
+    assert got["explain"]["status"] == "out"
+    because = got["explain"]["because"]
+    assert [b["move"] for b in because] == [1]
+    line = int(because[0]["at"].split(":")[-2])
+    assert "suspect: Helen" in (EXAMPLES / "clean-4p.yaml").read_text().splitlines()[line - 1]
+    _, open_clue = solve(path, "--at", "3", "--explain", "Mary Kingsley")
+    assert open_clue["explain"] == {"clue": "kingsley", "status": "open", "because": []}
+
+
+def test_hindsight_is_the_first_determined_move():
+    path = str(EXAMPLES / "clean-4p.yaml")
+    _, got = solve(path, "--hindsight")
+    for who, move in got["hindsight"].items():
+        flags = [] if who == "spectator" else ["--as", who.split(":", 1)[1]]
+        if move is None:
+            continue
+        _, at = solve(path, "--at", str(move), *flags)
+        assert at["solve"]["determined"]
+        if move > 1:
+            _, before = solve(path, "--at", str(move - 1), *flags)
+            assert not before["solve"]["determined"]
+
+
+def test_pattern_probabilities_for_a_doubled_category():
+    _, got = solve(str(EXAMPLES / "clean-5p.yaml"), "--at", "1")
+    patterns = got["solve"]["pattern_probabilities"]
+    assert len(patterns) == 4 and sum(p["probability"] for p in patterns) == pytest.approx(1.0)
+    assert all(sorted(p["pattern"]) == [1, 1, 1, 2] for p in patterns)
+
+
+@pytest.mark.parametrize("args,hint", [(["--at", "999"], ""), (["--as", "Gordn"], "did you mean 'Gordon'"),
+                                       (["--explain", "Mary Kinsley"], "did you mean 'Mary Kingsley'")])
+def test_bad_arguments_are_usage_errors(args, hint):
+    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), *args], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr
+    assert "error[RL010]" in out.stdout and hint in out.stdout
+
+
+def test_text_report_lays_out_the_desk():
+    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--hindsight"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    header = next(line for line in out.stdout.splitlines() if line.startswith("Suspects"))
+    assert header.split() == ["Suspects", "Places", "Times", "Objects"]
+    assert "player:Gordon: after move" in out.stdout
