@@ -17,12 +17,16 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/ruleslawyer rules show lady-alice --variant 4p
 	$(BIN)/ruleslawyer check examples/lady-alice/clean-4p.yaml
+	$(BIN)/ruleslawyer solve examples/lady-alice/clean-4p.yaml --as Gordon --at 15 --hindsight
+	@echo "--- a log with a violation (exit status 1 expected):"
+	-$(BIN)/ruleslawyer check examples/lady-alice/violations/LA212.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/solve_bench.py
+	$(BIN)/python benchmarks/check_bench.py
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py

@@ -57,6 +57,10 @@ _CODES = [
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),
 ]
 
+_CODES.append(CodeInfo(
+    "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
+    "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
+
 GENERIC_CODES: dict[str, CodeInfo] = {c.code: c for c in _CODES}
 
 

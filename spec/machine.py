@@ -101,6 +101,7 @@ def static_env(rules: Ruleset) -> dict[str, Any]:
         "clues": [c for cat in cats for c in by_cat[cat]],
         "category": rules.category_of,
         "clues_of": lambda k: by_cat[k],
+        "name": lambda c: rules.clues[c].name if c in rules.clues else str(c),
     }
 
 
