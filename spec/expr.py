@@ -134,10 +134,40 @@ def _count(items: Iterable[Any]) -> int:
     return sum(1 for x in items if x)
 
 
+# Work bound for one evaluation: items iterated, built, compared or passed
+# to a function.  A rule file is data, so a hostile one must not make the
+# loader (which runs the file's checks) or the replay hang.
+MAX_STEPS = 1_000_000
+_budget: list[int] = []  # [steps left] while an outermost Expr.run is in progress
+
+
+def _charge(n: int) -> None:
+    if _budget:
+        _budget[0] -= n
+        if _budget[0] < 0:
+            raise ExprError(f"the expression does too much work (more than {MAX_STEPS} steps)")
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, (list, tuple, str, frozenset, set, dict, range)) else 0
+
+
+def _range(*args: Any) -> range:
+    r = range(*args)
+    _charge(len(r))
+    return r
+
+
+def _sum(items: Iterable[Any], *start: Any) -> Any:
+    if len(start) > 1 or (start and (isinstance(start[0], bool) or not isinstance(start[0], int))):
+        raise ExprError("sum() adds numbers: sum(items) or sum(items, start number)")
+    return sum(items, *start)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "len": len, "sum": sum, "min": min, "max": max, "any": any, "all": all,
+    "len": len, "sum": _sum, "min": min, "max": max, "any": any, "all": all,
     "set": frozenset, "list": list, "sorted": sorted, "count": _count,
-    "abs": abs, "range": range,
+    "abs": abs, "range": _range,
 }
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -183,12 +213,21 @@ class Expr:
     literals: tuple[tuple[str, str, Any, int], ...] = field(default=())
 
     def run(self, env: Env) -> Any:
+        outermost = not _budget
+        if outermost:
+            _budget.append(MAX_STEPS)
         try:
             return self.run_fn(env)
         except ExprError:
             raise
-        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
+                OverflowError) as exc:
             raise ExprError(f"{type(exc).__name__}: {exc}") from None
+        except RecursionError:
+            raise ExprError("the expression recurses too deeply") from None
+        finally:
+            if outermost:
+                _budget.clear()
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))
@@ -243,6 +282,8 @@ class _Compiler:
     def c_Attribute(self, node: ast.Attribute, bound: frozenset[str]) -> Run:
         base = self.compile(node.value, bound)
         attr = node.attr
+        if attr.startswith("_"):
+            raise self.fail(node, f"attribute '{attr}' is not allowed (names starting with '_' are private)")
         if isinstance(node.value, ast.Name) and node.value.id not in bound:
             self.attributes.append((node.value.id, attr, node.col_offset))
         return lambda env: _attr(base(env), attr)
@@ -254,7 +295,12 @@ class _Compiler:
             hi = self.compile(node.slice.upper, bound) if node.slice.upper else (lambda env: None)
             if node.slice.step:
                 raise self.fail(node, "slices with a step are not allowed")
-            return lambda env: list(base(env))[lo(env):hi(env)]
+
+            def run_slice(env: Env) -> Any:
+                seq = base(env)
+                _charge(_size(seq))
+                return list(seq)[lo(env):hi(env)]
+            return run_slice
         index = self.compile(node.slice, bound)
         return lambda env: base(env)[index(env)]
 
@@ -301,6 +347,12 @@ class _Compiler:
                     raise ExprError("repetition of strings or lists is not allowed")
                 return a * b
             return run_mul
+        if isinstance(node.op, ast.Add):
+            def run_add(env: Env) -> Any:
+                result = left(env) + right(env)
+                _charge(_size(result))  # concatenation copies
+                return result
+            return run_add
         return lambda env: fn(left(env), right(env))
 
     def c_Compare(self, node: ast.Compare, bound: frozenset[str]) -> Run:
@@ -323,12 +375,18 @@ class _Compiler:
             rest.append((fn, self.compile(comp, bound)))
         if len(rest) == 1:
             fn0, right0 = rest[0]
-            return lambda env: fn0(first(env), right0(env))
+
+            def run1(env: Env) -> Any:
+                a, b = first(env), right0(env)
+                _charge(_size(a) + _size(b))  # comparing or searching lists walks them
+                return fn0(a, b)
+            return run1
 
         def run(env: Env) -> Any:
             left = first(env)
             for fn, comp in rest:
                 right = comp(env)
+                _charge(_size(left) + _size(right))
                 if not fn(left, right):
                     return False
                 left = right
@@ -354,7 +412,9 @@ class _Compiler:
             fn = env.get(fname, builtin) if fname not in FUNCTIONS else builtin
             if fn is None or not callable(fn):
                 raise ExprError(f"unknown function '{fname}'")
-            return fn(*(a(env) for a in args))
+            values = [a(env) for a in args]
+            _charge(sum(_size(v) for v in values))  # sorted(), set(), sum()... walk their argument
+            return fn(*values)
         return run
 
     def _elts(self, elts: list[ast.expr], bound: frozenset[str]) -> list[Run]:
@@ -390,6 +450,7 @@ class _Compiler:
         def items(env: Env) -> Iterable[Any]:
             scope = dict(env)
             for item in iterable(env):
+                _charge(1)
                 scope[var] = item
                 if all(_truth(c(scope)) for c in conds):
                     yield elt(scope)

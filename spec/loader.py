@@ -34,7 +34,7 @@ SPEC_DIR = Path(__file__).resolve().parent
 ENGINE_NAMES = frozenset({
     "players", "n_players", "actor", "phase", "turn", "first", "out", "active", "passed",
     "covered", "spaces", "tokens", "clues", "categories", "category", "clues_of", "params",
-    "options", "vars", "move", "ended", "next_active", "counters_left", "counters_left_of",
+    "options", "vars", "move", "ended", "next_active", "counters_left", "counters_left_of", "name",
 })
 OBSERVE_NAMES = frozenset({"evidence"})
 SCORING_NAMES = frozenset({"evidence", "solution", "player", "score", "t"})
@@ -62,7 +62,11 @@ def find_rule_file(name_or_path: str, relative_to: Path | None = None) -> Path |
         candidates.append(rules_dir() / f"{name_or_path}.yaml")
         candidates.append(rules_dir() / "house" / f"{name_or_path}.yaml")
     for c in candidates:
-        if c.is_file():
+        try:
+            found = c.is_file()
+        except OSError:  # a name too long for the file system, a loop of links...
+            found = False
+        if found:
             return _shown(c)
     return None
 
@@ -330,6 +334,9 @@ def deal_patterns(evidence_per_category: Sequence[int], shuffled: bool) -> tuple
     return tuple(sorted(set(permutations(base))))
 
 
+_MAX_CHAIN = 32  # overlays extending overlays: more is a mistake (and would recurse deeply)
+
+
 def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Path, list[LMap]] | None:
     """Follow ``extends:`` from an overlay to its base rule file."""
     doc = _load_doc(path, "house.schema.json", ctx)
@@ -341,12 +348,14 @@ def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Pa
         ctx.error("RL141", f"base rule set '{base_ref}' not found", position_of(doc, "extends"),
                   hint="name a bundled rule set or a path relative to this file")
         return None
-    base = base.resolve()
-    if base == path.resolve() or base in seen:
+    if base.resolve() == path.resolve() or base.resolve() in seen:
         ctx.error("RL140", f"'{base_ref}' extends itself (through {len(seen) + 1} file(s))",
                   position_of(doc, "extends"))
         return None
     if _is_overlay(base):
+        if len(seen) >= _MAX_CHAIN:
+            ctx.error("RL140", f"more than {_MAX_CHAIN} overlays extend one another", position_of(doc, "extends"))
+            return None
         chain = _house_chain(base, ctx, seen + (path.resolve(),))
         if chain is None:
             return None
@@ -428,7 +437,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         if by_players:
             vname = by_players[0]
         else:
-            ctx.error("RL127", f"no variant '{vname}'", position_of(variants, "list"),
+            ctx.error("RL127", f"no variant '{vname}'", position_of(variants, "list" if variant else "default"),
                       hint=f"variants: {', '.join(variants['list'])}")
             return None
     vnode = variants["list"][vname]
@@ -491,6 +500,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
                 old = clues[target]
                 clues[target] = replace(old, aliases=old.aliases + (n,))
 
+    _check_shapes(params, doc["parameters"], limits, ctx)
     _check_ranges(params, limits, ctx)
 
     state = {}
@@ -505,6 +515,8 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
             functions[name] = Function(name, tuple(node["args"]), e, b.cite(node))  # type: ignore[arg-type]
     flow_node = doc["flow"]
     start = flow_node["start"]
+    if start["phase"] not in flow_node["phases"]:
+        _unknown(ctx, "RL128", "phase", start["phase"], flow_node["phases"], position_of(start, "phase"))
     flow = Flow(start["phase"], b.expr(start, "turn"), b.cite(start),  # type: ignore[arg-type]
                 {k: b.cite(v) for k, v in flow_node["phases"].items()},  # type: ignore[misc]
                 tuple(r for r in (b.require(r) for r in flow_node.get("requires", [])) if r))
@@ -536,6 +548,54 @@ def _vplayers(vnode: Any, params: dict[str, Setting]) -> Any:
 def _unknown(ctx: _Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:
     guess = did_you_mean(str(name), [str(k) for k in known])
     ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{guess}'?" if guess else None)
+
+
+def _check_shapes(params: dict[str, Setting], base: Any, limits: dict[str, tuple[Any, Any]], ctx: _Ctx) -> None:
+    """A variant or overlay value must have the shape of the base value it replaces."""
+    for name, setting in params.items():
+        if setting.set_by == "base" or limits.get(name, (None, None)) != (None, None) or name not in base:
+            continue  # numbers with a range are checked by _check_ranges
+        want = base[name]["value"]
+        if not _fits(want, setting.value):
+            ctx.error("RL102", f"parameter '{name}' must be {_describe(want)} (like {_short(want)}), "
+                      f"not {_short(setting.value)}", setting.position)
+
+
+def _fits(base: Any, value: Any) -> bool:
+    if isinstance(base, bool) or isinstance(value, bool):
+        return isinstance(base, bool) and isinstance(value, bool)
+    if isinstance(base, (int, str)):
+        return isinstance(value, type(base))
+    if isinstance(base, list):
+        return isinstance(value, list) and (not base or all(_fits(base[0], v) for v in value))
+    if isinstance(base, dict):
+        if not isinstance(value, dict):
+            return False
+        if not base:
+            return True
+        k0, v0 = next(iter(base.items()))
+        return all(_fits(k0, k) and _fits(v0, v) for k, v in value.items())
+    return True
+
+
+def _describe(value: Any, plural: bool = False) -> str:
+    """The shape of a value in words: 'a list of whole numbers'."""
+    if isinstance(value, bool):
+        return "true or false values" if plural else "true or false"
+    if isinstance(value, int):
+        return "whole numbers" if plural else "a whole number"
+    if isinstance(value, str):
+        return "strings" if plural else "a string"
+    if isinstance(value, list):
+        inner = f" of {_describe(value[0], True)}" if value else ""
+        return ("lists" if plural else "a list") + inner
+    if isinstance(value, dict):
+        inner = ""
+        if value:
+            k0, v0 = next(iter(value.items()))
+            inner = f" from {_describe(k0, True)} to {_describe(v0, True)}"
+        return ("mappings" if plural else "a mapping") + inner
+    return type(value).__name__
 
 
 def _check_ranges(params: dict[str, Setting], limits: dict[str, tuple[Any, Any]], ctx: _Ctx) -> None:
@@ -579,8 +639,6 @@ def _check_names(b: _Builder, rules: Ruleset, ctx: _Ctx) -> None:
         for eff in _all_effects(move.effects):
             if eff.verb == "phase" and eff.arg not in rules.flow.phases:
                 _unknown(ctx, "RL128", "phase", eff.arg, rules.flow.phases, eff.position)
-    if rules.flow.start_phase not in rules.flow.phases:
-        _unknown(ctx, "RL128", "phase", rules.flow.start_phase, rules.flow.phases, None)
 
 
 def _all_effects(effects: Iterable[Effect]) -> Iterable[Effect]:

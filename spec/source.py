@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,7 @@ class _Builder:
         tag, text = node.tag, node.value
         if tag.startswith("!") or tag not in _STD_TAGS:
             raise _fail("RL008", f"tag '{tag}' is not allowed (only plain YAML data is read)", pos)
-        if node.style is not None or tag == "tag:yaml.org,2002:str":
+        if node.style or tag == "tag:yaml.org,2002:str":
             return text  # quoted or block scalar: always a string
         if tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
             return text
@@ -174,17 +175,27 @@ class _Builder:
             return None
         if text in _BOOL:
             return _BOOL[text]
-        if _INT.match(text):
-            return int(text)
-        if _INT_OCT.match(text):
-            return int(text[2:], 8)
-        if _INT_HEX.match(text):
-            return int(text[2:], 16)
+        if _INT.match(text) or _INT_OCT.match(text) or _INT_HEX.match(text):
+            return self.integer(text, pos)
         if _FLOAT.match(text):
             return float(text)
         if text.lower() in _SPECIAL_FLOAT:
             return _SPECIAL_FLOAT[text.lower()]
         return text
+
+    def integer(self, text: str, pos: Position) -> int:
+        # Python refuses to read or print integers of more than 4300 digits:
+        # no rule or log needs one, so say so instead of failing later.
+        try:
+            value = int(text[2:], 8 if text[1] == "o" else 16) if text[:2] in ("0o", "0x") else int(text)
+        except ValueError:
+            value = None
+        if value is None or value.bit_length() > _MAX_INT_BITS:
+            raise _fail("RL130", f"number with {len(text)} digits is out of range", pos)
+        return value
+
+
+_MAX_INT_BITS = 4096  # about 1233 decimal digits
 
 
 def _first_here(pos: Position) -> Any:
@@ -193,28 +204,87 @@ def _first_here(pos: Position) -> Any:
     return Related("first given here", pos)
 
 
+# libyaml when PyYAML was built with it (ten times faster); the pure-Python
+# parser otherwise, and always to word the message of a malformed file.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _check_events(text: str, path: str, limits: Limits, loader: Any = yaml.SafeLoader) -> None:
+    """Bound nesting and size on the event stream, before anything is composed.
+
+    The event stream is produced without recursion and holds nothing, so a
+    hostile file (deep nesting, a huge flat list, an alias bomb) is refused
+    here at little cost.  Every key, value and item is a node; an alias
+    counts every node of the value it repeats.
+    """
+    nodes = 0
+    sizes: dict[str, int] = {}            # anchor -> nodes in its value
+    open_: list[tuple[str | None, int]] = []  # (anchor, count before the collection)
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            open_.append((event.anchor, nodes))
+            nodes += 1
+            if len(open_) > limits.max_depth:
+                raise _fail("RL005", f"nesting deeper than {limits.max_depth} levels",
+                            _pos(path, event.start_mark),
+                            hint="raise RULESLAWYER_MAX_DEPTH if the file is genuine")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            anchor, before = open_.pop()
+            if anchor is not None:
+                sizes[anchor] = nodes - before
+            continue
+        elif isinstance(event, yaml.ScalarEvent):
+            nodes += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            nodes += sizes.get(event.anchor, 1)
+        else:
+            continue
+        if nodes > limits.max_nodes:
+            raise _fail("RL006", f"document expands to more than {limits.max_nodes} nodes "
+                        "(aliases repeated too often?)", _pos(path, event.start_mark),
+                        hint="raise RULESLAWYER_MAX_NODES if the file is genuine")
+
+
+# Line breaks to PyYAML (YAML 1.1) but not to YAML 1.2 nor to editors: the
+# document would not have the structure, nor the line numbers, one sees.
+_ODD_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
 def parse_text(text: str, path: str = "<string>", limits: Limits = DEFAULT_LIMITS) -> Any:
     """Parse one YAML document into plain values with positions."""
-    depth = 0
+    odd = _ODD_BREAKS.search(text)
+    if odd:
+        index = odd.start()
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        raise _fail("RL003", f"malformed YAML: character U+{ord(odd.group()):04X} is a line break to some YAML "
+                    "readers and not to others", Position(path, line, col),
+                    hint="replace it with a plain line break or a space")
     try:
-        # The event stream is produced without recursion: check depth and
-        # anchors here before composing, so hostile nesting costs little.
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > limits.max_depth:
-                    raise _fail("RL005", f"nesting deeper than {limits.max_depth} levels",
-                                _pos(path, event.start_mark),
-                                hint="raise RULESLAWYER_MAX_DEPTH if the file is genuine")
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        try:
+            _check_events(text, path, limits, _FAST_LOADER)
+            nodes = list(yaml.compose_all(text, Loader=_FAST_LOADER))
+        except (yaml.YAMLError, UnicodeError):
+            if _FAST_LOADER is yaml.SafeLoader:
+                raise
+            _check_events(text, path, limits, yaml.SafeLoader)
+            nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _pos(path, mark) if mark else Position(path)
         problem = exc.problem or exc.context or "malformed YAML"
         context = f" ({exc.context})" if exc.context and exc.problem else ""
         raise _fail("RL003", f"malformed YAML: {problem}{context}", pos) from None
+    except yaml.reader.ReaderError as exc:
+        # A character YAML does not allow (control characters, NUL...).
+        index = max(0, min(exc.position, len(text)))
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise _fail("RL003", f"malformed YAML: character U+{ord(char):04X} is not allowed in a YAML file",
+                    Position(path, line, col)) from None
     except yaml.YAMLError as exc:
         raise _fail("RL003", f"malformed YAML: {exc}", Position(path, 1, 1)) from None
     except RecursionError:
@@ -232,13 +302,24 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any
     limits = limits or Limits.from_env()
     shown = str(path)
     p = Path(path)
-    if not p.exists():
-        siblings = [c.name for c in p.parent.iterdir()] if p.parent.is_dir() else []
+    try:
+        mode = p.stat().st_mode
+    except (OSError, ValueError) as exc:
+        if not isinstance(exc, FileNotFoundError):
+            raise _fail("RL001", f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc}",
+                        Position(shown)) from None
+        try:
+            siblings = [c.name for c in p.parent.iterdir()] if p.parent.is_dir() else []
+        except OSError:
+            siblings = []
         guess = did_you_mean(p.name, siblings)
         raise _fail("RL001", f"no such file: {shown}", Position(shown),
-                    hint=f"did you mean '{p.parent / guess}'?" if guess else None)
-    if p.is_dir():
+                    hint=f"did you mean '{p.parent / guess}'?" if guess else None) from None
+    if stat.S_ISDIR(mode):
         raise _fail("RL001", f"{shown} is a directory, not a file", Position(shown))
+    if not stat.S_ISREG(mode):
+        # A pipe or device could block or never end: only plain files are read.
+        raise _fail("RL001", f"{shown} is not a regular file", Position(shown))
     try:
         with p.open("rb") as handle:
             data = handle.read(limits.max_bytes + 1)
