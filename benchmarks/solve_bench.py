@@ -24,7 +24,6 @@ import random
 import statistics
 import sys
 import time
-from itertools import permutations
 from typing import Callable
 
 from ruleslawyer.solver import queries
@@ -32,16 +31,15 @@ from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import Knowledge, Space
 from ruleslawyer.solver.facts import DealShape, Fact
 from ruleslawyer.solver.z3engine import Z3Knowledge
+from ruleslawyer.spec.deal import deal_shape
+from ruleslawyer.spec.loader import load_rules
 
-CATEGORIES = ("suspect", "place", "time", "object")
-BASE_PATTERNS = {3: (0, 1, 1, 1), 4: (1, 1, 1, 1), 5: (2, 1, 1, 1)}
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")
 
 
 def lady_alice_shape(players: int) -> DealShape:
-    groups = tuple(tuple(f"{cat}{i}" for i in range(1, 9)) for cat in CATEGORIES)
-    patterns = tuple(sorted(set(permutations(BASE_PATTERNS[players]))))
-    return DealShape(groups=groups, patterns=patterns, group_names=CATEGORIES)
+    """The deal shape as the rule file declares it for that many players."""
+    return deal_shape(load_rules("lady-alice", variant=f"{players}p"))
 
 
 def random_game(shape: DealShape, players: int, moves: int,
@@ -165,7 +163,7 @@ def report(players: int, moves: int, seed: int, brute_n: int, repeat: int) -> li
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5],
-                        choices=sorted(BASE_PATTERNS))
+                        choices=[3, 4, 5])
     parser.add_argument("--moves", type=int, default=60, help="public verdicts per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--brute-steps", type=int, default=10,
