@@ -134,7 +134,8 @@ def _one_schema_error(doc: Any, err: jsonschema.ValidationError) -> list[Diagnos
         return [Diagnostic("RL102", f"{where}: {_short(err.instance)} is not of type {err.validator_value}", pos)]
     if err.validator in ("oneOf", "anyOf"):
         return [Diagnostic("RL102", f"{where}: {_short(err.instance)} is not a valid value here", pos)]
-    return [Diagnostic("RL104", f"{where}: {err.message}", pos)]
+    message = err.message if len(err.message) <= 300 else err.message[:297] + "..."  # it quotes the value
+    return [Diagnostic("RL104", f"{where}: {message}", pos)]
 
 
 def _short(value: Any) -> str:
