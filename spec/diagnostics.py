@@ -64,7 +64,7 @@ class Diagnostic:
             lines.append(f"  {at}note: {rel.message}")
         if self.hint:
             lines.append(f"  help: {self.hint}")
-        return "\n".join(lines)
+        return "\n".join(printable(line) for line in lines)
 
     def to_json(self) -> dict[str, Any]:
         pos = self.position.to_json() if self.position else {"file": None, "line": None, "column": None}
@@ -115,6 +115,19 @@ class Reporter:
     def raise_if_errors(self) -> None:
         if self.errors:
             raise DiagnosticError(self.diagnostics)
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
+_CONTROL.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
+
+
+def printable(text: str) -> str:
+    r"""Text from a user's file, safe for a terminal: control characters escaped.
+
+    >>> printable("name\x1b[2J")
+    'name\\x1b[2J'
+    """
+    return text.translate(_CONTROL)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

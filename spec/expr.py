@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import ast
+import contextvars
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
@@ -138,13 +139,15 @@ def _count(items: Iterable[Any]) -> int:
 # to a function.  A rule file is data, so a hostile one must not make the
 # loader (which runs the file's checks) or the replay hang.
 MAX_STEPS = 1_000_000
-_budget: list[int] = []  # [steps left] while an outermost Expr.run is in progress
+# [steps left] while an outermost Expr.run is in progress; one per thread or task.
+_BUDGET: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("expr_budget", default=None)
 
 
 def _charge(n: int) -> None:
-    if _budget:
-        _budget[0] -= n
-        if _budget[0] < 0:
+    budget = _BUDGET.get()
+    if budget:
+        budget[0] -= n
+        if budget[0] < 0:
             raise ExprError(f"the expression does too much work (more than {MAX_STEPS} steps)")
 
 
@@ -213,9 +216,7 @@ class Expr:
     literals: tuple[tuple[str, str, Any, int], ...] = field(default=())
 
     def run(self, env: Env) -> Any:
-        outermost = not _budget
-        if outermost:
-            _budget.append(MAX_STEPS)
+        token = _BUDGET.set([MAX_STEPS]) if _BUDGET.get() is None else None
         try:
             return self.run_fn(env)
         except ExprError:
@@ -226,8 +227,8 @@ class Expr:
         except RecursionError:
             raise ExprError("the expression recurses too deeply") from None
         finally:
-            if outermost:
-                _budget.clear()
+            if token is not None:
+                _BUDGET.reset(token)
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))

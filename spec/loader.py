@@ -29,6 +29,7 @@ from .source import LMap, LSeq, position_of, read_yaml
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "deal_patterns", "ENGINE_NAMES"]
 
 SPEC_DIR = Path(__file__).resolve().parent
+MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
 
 # Names every rule expression may read (bound by the state machine).
 ENGINE_NAMES = frozenset({
@@ -71,6 +72,13 @@ def find_rule_file(name_or_path: str, relative_to: Path | None = None) -> Path |
     return None
 
 
+def _is_dir(name: str) -> bool:
+    try:
+        return Path(name).is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL byte...
+        return False
+
+
 def _shown(path: Path) -> Path:
     """The path as a user would type it: relative to the working folder when inside it."""
     try:
@@ -104,6 +112,8 @@ def schema_diagnostics(doc: Any, schema_name: str) -> list[Diagnostic]:
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
         out.extend(_one_schema_error(doc, err))
+        if len(out) > 4 * MAX_DIAGNOSTICS:
+            break
     # Several schema errors can point at one place (oneOf branches): keep one each.
     seen, unique = set(), []
     for d in out:
@@ -111,6 +121,11 @@ def schema_diagnostics(doc: Any, schema_name: str) -> list[Diagnostic]:
         if key not in seen:
             seen.add(key)
             unique.append(d)
+    if len(unique) > MAX_DIAGNOSTICS:
+        dropped = len(unique) - MAX_DIAGNOSTICS
+        unique = unique[:MAX_DIAGNOSTICS]
+        unique.append(Diagnostic("RL104", f"... and {dropped} more problem(s) of this file not shown",
+                                 unique[-1].position, severity="note"))
     return unique
 
 
@@ -381,6 +396,9 @@ def load_rules(name_or_path: str, variant: str | None = None,
     """
     ctx = _Ctx([])
     path = find_rule_file(name_or_path)
+    if path is None and _is_dir(name_or_path):
+        raise DiagnosticError([Diagnostic("RL001", f"{name_or_path} is a directory, not a rule file",
+                                          Position(name_or_path))])
     if path is None:
         known = sorted(p.stem for p in rules_dir().glob("*.yaml"))
         guess = did_you_mean(name_or_path, known)
@@ -662,10 +680,16 @@ def _run_checks(rules: Ruleset, checks: list[Any], ctx: _Ctx) -> None:
             ctx.error("RL131", f"check could not be evaluated: {exc}", pos)
             continue
         if not ok:
-            setters = sorted({f"{s.name} ({s.set_by}) at {s.position}" for s in rules.params.values()
-                              if s.name in {a for _b, a, _c in expr.attributes} and s.position})
-            ctx.error("RL131", f"contradictory parameters: {message.render(env)}", pos,
-                      related=[Related(s) for s in setters])
+            # Point at the variant or overlay line that broke the check, when one did.
+            involved = [s for s in rules.params.values()
+                        if s.name in {a for b, a, _c in expr.attributes if b == "params"}]
+            changed = [s for s in involved if s.set_by != "base" and s.position]
+            main = changed[-1].position if changed else pos
+            related = [Related(f"{s.name} = {_short(s.value)} set by {s.set_by}", s.position)
+                       for s in involved if s.position and s.position != main]
+            if main != pos:
+                related.insert(0, Related("the check of the rules that fails", pos))
+            ctx.error("RL131", f"contradictory parameters: {message.render(env)}", main, related=related)
 
 
 def validate_file(path: str) -> list[Diagnostic]:

@@ -89,3 +89,21 @@ def test_rules_explain_locates_the_cited_sentence():
     assert "A space cannot hold more than four counters." in source[line - 1] or \
         "a space cannot hold more counters than there are players." in source[line - 1]
     assert run("rules", "explain", "lady-alice", "no-such-rule").returncode == 2
+
+
+def test_many_problems_are_capped_with_a_count(tmp_path):
+    from ruleslawyer.spec.loader import MAX_DIAGNOSTICS, validate_file
+
+    text = (RULES / "lady-alice.yaml").read_text()
+    extra = "".join(f"  bogus_{i}: {{value: 1, cite: {{src: rulebook, quote: xyz}}, typo: 1}}\n" for i in range(400))
+    path = tmp_path / "many.yaml"
+    path.write_text(text.replace("parameters:\n", "parameters:\n" + extra, 1))
+    diags = validate_file(str(path))
+    assert len(diags) == MAX_DIAGNOSTICS + 1
+    assert diags[-1].severity == "note" and "more problem(s)" in diags[-1].message
+
+
+def test_control_characters_from_a_file_are_escaped_in_text_output(overlay):
+    path = overlay("parameters:\n  \"evil\\e[2J\": 2\n")
+    result = run("rules", "show", "lady-alice", "--house", path)
+    assert result.returncode == 2 and "\x1b" not in result.stdout and "evil\\x1b[2J" in result.stdout
