@@ -75,7 +75,9 @@ def render(rules: Ruleset, found: list[Found]) -> str:
     blocks = []
     for f in found:
         lines = [f"{f.kind} {f.name} ({rules.canonical_name})", *(f"  {line}" for line in f.lines)]
-        if f.cite is not None:
+        if f.cite is not None and f.cite.src not in rules.sources:
+            lines.append(f"  from {f.cite.src}: \"{f.cite.quote}\"")
+        elif f.cite is not None:
             where = locate(rules, f.cite)
             at = f"{Path(where[0]).name}:{where[1]}" if where else f"{f.cite.src} (quote not found)"
             lines.append(f"  cites {at}: \"{f.cite.quote}\"")

@@ -480,6 +480,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
                                node.get("ambiguity"), position_of(node, "default"), "base")
 
     house_names = []
+    house_requires: list[tuple[str, Position | None, LMap, LMap]] = []
     for opath, odoc in overlays:
         label = f"house {odoc['name']}"
         house_names.append(odoc["name"])
@@ -504,6 +505,9 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
                 ctx.error("RL124", f"option '{name}' takes one of {list(options[name].values)}, not {value!r}", pos)
                 continue
             options[name] = replace(options[name], value=value, position=pos, set_by=label)
+        for mname, mnode in (odoc.get("moves") or {}).items():
+            for req in mnode["requires"]:
+                house_requires.append((mname, position_of(odoc["moves"], mname), req, odoc))
         for cid, names in (odoc.get("aliases") or {}).items():
             pos = position_of(odoc["aliases"], cid)
             target = cid if cid in clues else aliases.get(str(cid).lower())
@@ -540,6 +544,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
                 {k: b.cite(v) for k, v in flow_node["phases"].items()},  # type: ignore[misc]
                 tuple(r for r in (b.require(r) for r in flow_node.get("requires", [])) if r))
     moves = {name: b.move(name, node) for name, node in doc["moves"].items()}
+    _add_house_requires(b, moves, house_requires, ctx)
     scoring = b.scoring()
     checks = [(b.expr(c, "expr"), b.template(c, "message"), position_of(c, "expr"), b.cite(c))
               for c in doc.get("checks", [])]
@@ -557,6 +562,24 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
     if not ctx.diagnostics:
         _run_checks(rules, checks, ctx)
     return rules
+
+
+def _add_house_requires(b: _Builder, moves: dict[str, Move],
+                        added: list[tuple[str, Position | None, LMap, LMap]], ctx: _Ctx) -> None:
+    """Requirements that house overlays add to moves (same id: replaced)."""
+    for mname, pos, node, odoc in added:
+        if mname not in moves:
+            _unknown(ctx, "RL128", "move", mname, moves, pos)
+            continue
+        when = b.expr(node, "when") if "when" in node else None
+        expr = b.expr(node, "expr")
+        if expr is None:
+            continue
+        why = str(node.get("why") or odoc.get("why") or odoc.get("title") or odoc["name"])
+        req = Require(node["id"], when, expr, node["code"], b.template(node, "message"),
+                      Cite(f"house {odoc['name']}", why, node.pos), node.pos)
+        kept = tuple(r for r in moves[mname].requires if r.id != req.id)
+        moves[mname] = replace(moves[mname], requires=kept + (req,))
 
 
 def _vplayers(vnode: Any, params: dict[str, Setting]) -> Any:

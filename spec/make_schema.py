@@ -138,6 +138,12 @@ HOUSE = {
         "parameters": {"type": "object", "additionalProperties": PARAM_VALUE},
         "options": {"type": "object", "additionalProperties": {"type": ["string", "boolean", "integer"]}},
         "aliases": {"type": "object", "additionalProperties": NAMES},
+        "moves": {"type": "object", "description": "Requirements the house rule adds to moves "
+                  "(an id already there replaces that requirement).",
+                  "additionalProperties": obj({"requires": {"type": "array", "minItems": 1, "items": obj(
+                      {"id": ID, "when": EXPR, "expr": EXPR, "code": CODE, "message": {"type": "string"},
+                       "why": {"type": "string"}},
+                      ["id", "expr", "code", "message"])}}, ["requires"])},
     }, ["ruleslawyer", "extends", "name"]),
 }
 

@@ -75,7 +75,7 @@ def test_base_file_edited_in_place(tmp_path: Path):
     assert t("place", "John", clue="compass") == ["LA224"]
 
 
-@pytest.mark.parametrize("name", ["no-repeat", "two-counters", "unlimited-cards", "edition-fr"])
+@pytest.mark.parametrize("name", ["no-repeat", "two-counters", "unlimited-cards", "edition-fr", "no-early-accusation"])
 def test_bundled_overlays_load_with_their_canonical_name(name):
     rules = load_rules("lady-alice", house=[str(RULES / "house" / f"{name}.yaml")])
     assert rules.canonical_name == f"lady-alice[players=4]+{name}"
@@ -133,3 +133,31 @@ def test_variants_resolve_their_numbers():
     assert got == {"3p": (3, 3, 3, [0, 1, 1, 1], 0), "4p": (4, 4, 4, [1, 1, 1, 1], 0),
                    "5p": (5, 4, 4, [2, 1, 1, 1], 2)}
     assert load_rules("lady-alice", variant="5").variant == "5p"
+
+
+def test_an_overlay_can_add_a_requirement_with_its_own_code(overlay):
+    rules = load_rules("lady-alice", house=[str(RULES / "house" / "no-early-accusation.yaml")])
+    for house, expected in ((rules, ["LA290"]), (None, [])):
+        t = Table(rules=house) if house else Table()
+        t("suspect", "Helen", clues=SUSPICION, smiles=1)
+        assert t("accuse", "Gordon", clues=SUSPICION, smiles=1) == expected
+    replaced = load_rules("lady-alice", house=[overlay(
+        "moves:\n  place:\n    requires:\n      - {id: space-full, expr: 'len(spaces[move.clue]) < 1',"
+        " code: LA224, message: one counter per space}\n")])
+    t = Table(rules=replaced)
+    t("suspect", "Helen", clues=SUSPICION, smiles=1)
+    assert t("place", "Gordon", clue="compass") == [] and t("place", "John", clue="compass") == ["LA224"]
+    assert [r.id for r in replaced.moves["place"].requires].count("space-full") == 1
+
+
+def test_an_overlay_requirement_is_checked_like_the_base_ones(overlay):
+    from ruleslawyer.spec.diagnostics import DiagnosticError
+
+    bad = overlay("moves:\n  acuse:\n    requires:\n      - {id: x, expr: 'actr == turn', code: LA299, message: m}\n")
+    with pytest.raises(DiagnosticError) as exc:
+        load_rules("lady-alice", house=[bad])
+    assert [d.code for d in exc.value.diagnostics] == ["RL128"]
+    bad = overlay("moves:\n  accuse:\n    requires:\n      - {id: x, expr: 'actr == turn', code: LA299, message: m}\n")
+    with pytest.raises(DiagnosticError) as exc:
+        load_rules("lady-alice", house=[bad])
+    assert [(d.code, d.position.line) for d in exc.value.diagnostics] == [("RL121", 7)]
