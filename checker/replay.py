@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..spec.diagnostics import Position, Related, Reporter
-from ..spec.machine import Play, State, Violation
+from ..spec.machine import MALFORMED, Play, State, Violation
 from ..spec.model import Require, Ruleset
 from ..spec.scoring import ScoreTable
 from .context import Context
@@ -102,7 +102,7 @@ class _Replay:
         for v in violations:
             kind, _, rest = v.rule.partition("/")
             move = self.ctx.rules.moves.get(kind)
-            if v.code == "RL999" or not rest or (move and rest in {p.name for p in move.params}):
+            if v.code == MALFORMED or not rest or (move and rest in {p.name for p in move.params}):
                 return True
         return False
 

@@ -58,6 +58,10 @@ _CODES = [
 ]
 
 _CODES.append(CodeInfo(
+    "RL150", "legality", "A move the state machine cannot read: its player is not in the game, it has a "
+    "parameter the move does not take, or it lacks one (when the rule file gives that no code of its own).",
+    "- {pass: Watson}"))
+_CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
 

@@ -16,9 +16,12 @@ from .expr import Expr, ExprError, Namespace
 from .model import Effect, Move, MoveParam, Require, Ruleset
 
 __all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "static_env", "RuleError",
-           "CHOICE_TYPES"]
+           "CHOICE_TYPES", "MALFORMED"]
 
 CHOICE_TYPES = frozenset({"clues", "clue", "counter_value"})
+#: A move the machine cannot read: not a player, a parameter it does not take,
+#: or a missing or ill-shaped parameter whose rule declares no code of its own.
+MALFORMED = "RL150"
 
 
 class RuleError(Exception):
@@ -168,7 +171,7 @@ class Machine:
         if move is None:
             return [Violation("RL128", f"unknown move '{play.kind}'", play.kind)]
         out = self._check_params(state, move, play)
-        if any(v.code == "RL999" for v in out):
+        if any(v.code == MALFORMED for v in out):
             return out
         env = self.env(state, play.actor, self._args(move, play))
         missing = self._missing(move, play)
@@ -193,18 +196,18 @@ class Machine:
         out = []
         env = self.env(state, play.actor)
         if play.actor not in state.players:
-            return [Violation("RL999", f"'{play.actor}' is not a player", f"{move.name}")]
+            return [Violation(MALFORMED, f"'{play.actor}' is not a player", f"{move.name}")]
         for p in move.params:
             value = play.args.get(p.name)
             if value is None:
                 if not p.optional and p.type not in CHOICE_TYPES - {"clues", "clue"}:
-                    out.append(Violation(p.code or "RL999", f"{move.name} needs '{p.name}'", f"{move.name}/{p.name}", p.cite))
+                    out.append(Violation(p.code or MALFORMED, f"{move.name} needs '{p.name}'", f"{move.name}/{p.name}", p.cite))
                 continue
             problem = self._param_problem(p, value, env)
             if problem:
-                out.append(Violation(p.code or "RL999", problem, f"{move.name}/{p.name}", p.cite))
+                out.append(Violation(p.code or MALFORMED, problem, f"{move.name}/{p.name}", p.cite))
         for extra in set(play.args) - {p.name for p in move.params}:
-            out.append(Violation("RL999", f"{move.name} takes no '{extra}'", move.name))
+            out.append(Violation(MALFORMED, f"{move.name} takes no '{extra}'", move.name))
         return out
 
     def _param_problem(self, p: MoveParam, value: Any, env: Mapping[str, Any]) -> str | None:
@@ -251,7 +254,7 @@ class Machine:
         move = self.rules.moves.get(play.kind)
         new = state.copy()
         outcome = Outcome(new, violations)
-        if move is None or any(v.code == "RL999" for v in violations) or self._missing(move, play):
+        if move is None or any(v.code == MALFORMED for v in violations) or self._missing(move, play):
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
         args = self._args(move, play)

@@ -171,3 +171,11 @@ def test_legal_moves_lists_what_check_accepts():
     assert kinds == {"place", "pass", "accuse"} and {p.actor for p in moves} == {"Gordon"}
     places = [p for p in moves if p.kind == "place"]
     assert len(places) == (32 - 4) * 3  # covered clues excluded, three values each
+
+
+def test_a_move_the_machine_cannot_read_is_not_applied():
+    t = Table()
+    before = t.state
+    assert t("suspect", "Watson", clues=SUSPICION, smiles=1) == ["RL150"]
+    assert t("suspect", "Helen", clues=SUSPICION, smiles=1, colour="red") == ["RL150"]
+    assert t.state.moves == before.moves == 0 and t.state.phase == "suspicions"
