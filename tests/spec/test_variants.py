@@ -161,3 +161,39 @@ def test_an_overlay_requirement_is_checked_like_the_base_ones(overlay):
     with pytest.raises(DiagnosticError) as exc:
         load_rules("lady-alice", house=[bad])
     assert [(d.code, d.position.line) for d in exc.value.diagnostics] == [("RL121", 7)]
+
+
+def test_option_suspicion_ends_game(overlay):
+    default = Table()
+    default("suspect", "Helen", clues=SUSPICION, smiles=4)
+    assert default.state.ended and default.state.vars["correct_suspector"] == "Helen"
+    t = table(overlay("options:\n  suspicion_ends_game: false\n"))
+    t("suspect", "Helen", clues=SUSPICION, smiles=4)
+    assert not t.state.ended and t.state.phase == "deductions"
+
+
+def test_option_known_red_herrings(overlay):
+    for body, expected in (("", ["LA213"]), ("options:\n  known_red_herrings: none\n", [])):
+        t = table(overlay(body)) if body else Table()
+        t("suspect", "Helen", clues=SUSPICION, smiles=0)
+        t.deductions_all_pass()
+        t("suspect", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=1)
+        t.deductions_all_pass()
+        assert t("suspect", "John", clues=SUSPICION, smiles=0) == expected
+
+
+def test_option_accusation_covers(overlay):
+    for body, covered in (("", 4), ("options:\n  accusation_covers: false\n", 0)):
+        t = table(overlay(body)) if body else Table()
+        t("suspect", "Helen", clues=SUSPICION, smiles=1)
+        t("accuse", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=0)
+        assert len(t.state.covered) == covered and t.state.out == ("Gordon",)
+
+
+def test_option_reveal(overlay):
+    for body, faces in (("", [True, False]), ("options:\n  reveal: none\n", [False, False])):
+        t = table(overlay(body)) if body else Table()
+        t("suspect", "Helen", clues=SUSPICION, smiles=1)
+        t("place", "Gordon", clue="compass")
+        t("place", "John", clue="compass")
+        assert [tok.face_up for tok in t.state.spaces["compass"]] == faces
