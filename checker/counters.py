@@ -11,6 +11,7 @@ that its own checks (a fourth counter of a value) and the scoring see them.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import permutations
 from dataclasses import replace
 from typing import Any
 
@@ -134,6 +135,8 @@ class Counters:
         else:
             conflict = self.ledger.reveal([t.order for t in tokens], values, pos)
         if conflict is None:
+            if len({(t.owner, t.clue) for t in tokens}) == 1:
+                self.pin(tokens, values, pos, what)
             return True
         owner = self.ledger.owners[conflict.key]
         shown = values[0] if len(values) == 1 else sorted(values)
@@ -141,6 +144,17 @@ class Counters:
         self.ctx.emit("counter-record", f"{owner}'s counter shows {shown}, but it was {earlier.what} as "
                       f"{earlier.value}", pos, (Related(f"{earlier.what} as {earlier.value} here", earlier.position),))
         return False
+
+    def pin(self, tokens: list[Token], values: list[int], pos: Position | None, what: str) -> None:
+        """Counters of one owner on one clue are alike: give them the values in an order that fits."""
+        keys = [t.order for t in tokens if self.ledger.value(t.order) is None]
+        left = Counter(values)
+        left.subtract(self.ledger.value(t.order) for t in tokens if self.ledger.value(t.order) is not None)
+        for order in sorted(set(permutations(sorted(left.elements())))):
+            if len(order) == len(keys) and self.ledger.feasible(dict(zip(keys, order))):
+                for key, value in zip(keys, order):
+                    self.ledger.record(key, value, pos, what)
+                return
 
     def supply(self, pos: Position | None) -> None:
         """Report that no assignment fits: a value recorded too often, else the supplies."""

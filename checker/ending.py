@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ..spec.diagnostics import Related
 from ..spec.machine import State
-from ..spec.scoring import ScoreTable, UnknownValues, score
+from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
 from .context import Context
 from .log import EndRecord
 from .verdicts import Verdicts
@@ -42,6 +42,7 @@ class Ending:
             if wants:
                 ctx.warning("LG202", "cannot check the recorded scores: the evidence is not recorded and the "
                             f"verdicts leave {self.verdicts.count()} possible solutions", end.claims())  # type: ignore[union-attr]
+                self.unscored(state, end)  # type: ignore[arg-type]
             return None
         try:
             table = score(ctx.machine, state, solution)
@@ -50,10 +51,18 @@ class Ending:
                 ctx.warning("LG202", f"cannot check the recorded scores: step {exc.step} needs the value of "
                             f"{len(exc.tokens)} counter(s) that the log does not record", end.claims(),  # type: ignore[union-attr]
                             ctx.token_notes(exc.tokens), "record them under 'end: counters:' (clue: {player: value})")
+                self.unscored(state, end)  # type: ignore[arg-type]
             return None
         if end is not None:
             self.compare(table, end)
         return table
+
+    def unscored(self, state: State, end: EndRecord) -> None:
+        """Without the scores, the recorded winners may still be checked (e.g. the last player left)."""
+        winners = winners_unscored(self.ctx.machine, state)
+        if winners is not None and end.winners is not None and set(end.winners.value) != set(winners):
+            self.ctx.emit("winners", f"the winner is {_names(winners)}, the log records "
+                          f"{_names(end.winners.value)}", end.winners.position)
 
     def compare(self, table: ScoreTable, end: EndRecord) -> None:
         for player, rec in end.scores.items():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..spec.diagnostics import Position, Related, Reporter
-from ..spec.machine import MALFORMED, Play, State, Violation
+from ..spec.machine import MALFORMED, Outcome, Play, State, Violation
 from ..spec.model import Require, Ruleset
 from ..spec.scoring import ScoreTable
 from .context import Context
@@ -74,6 +74,8 @@ class _Replay:
             ctx.emit("game-ends", "", ctx.log.moves[ctx.blame.ended].position,  # type: ignore[index]
                      (Related("the log goes on here", logged.position),))
         outcome = ctx.machine.play(before, self.without_reveals(play))
+        if before.ended:  # nothing a move does after the end of the game counts
+            outcome = Outcome(before.copy(), outcome.violations)
         violations = outcome.violations
         after_end = [v for v in violations if self.reads(v, "ended")]
         if after_end:

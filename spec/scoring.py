@@ -26,7 +26,7 @@ from .expr import Expr, ExprError
 from .machine import Machine, RuleError, State, Token
 from .model import Cite
 
-__all__ = ["StepResult", "ScoreTable", "UnknownValues", "score"]
+__all__ = ["StepResult", "ScoreTable", "UnknownValues", "score", "winners_unscored"]
 
 
 class UnknownValues(Exception):
@@ -132,6 +132,26 @@ def score(machine: Machine, state: State, solution: Iterable[str]) -> ScoreTable
         names[name] = _run(expr, names, f"winners define {name}")
     winners = _run(rules.scoring.winners, names, "winners")
     return ScoreTable(chosen, tuple(results), scores, tuple(winners))
+
+
+def winners_unscored(machine: Machine, state: State) -> tuple[str, ...] | None:
+    """The winners when the rules give them without the solution or the scores
+    (e.g. the last player left), else None.
+
+    The ``define:`` names that need the scores stay undefined; a winners
+    expression that reads one cannot be evaluated.
+    """
+    rules = machine.rules
+    names = machine.env(state)
+    for name, expr in rules.scoring.define:
+        try:
+            names[name] = expr.run(names)
+        except ExprError:
+            pass
+    try:
+        return tuple(rules.scoring.winners.run(names))
+    except (ExprError, TypeError):
+        return None
 
 
 def _need_values(board: State, step: str) -> None:
