@@ -197,3 +197,16 @@ def test_option_reveal(overlay):
         t("place", "Gordon", clue="compass")
         t("place", "John", clue="compass")
         assert [tok.face_up for tok in t.state.spaces["compass"]] == faces
+
+
+def test_when_the_cards_run_out_the_table_chooses_which_clues_get_them(overlay):
+    path = overlay("parameters:\n  business_cards: 2\n")
+    for covers, expected in ((SUSPICION[2:], []), (SUSPICION[:2], []), (SUSPICION[1:2], ["LA216"]),
+                             (SUSPICION[:3], ["LA215"])):
+        t = table(path)
+        assert t("suspect", "Helen", clues=SUSPICION, smiles=0, covers=list(covers)) == expected
+        if not expected:
+            assert t.state.covered == frozenset(covers) and t.state.vars["business_cards"] == 0
+    t = table(path)
+    t("suspect", "Helen", clues=SUSPICION, smiles=0)
+    assert t.state.covered == frozenset(SUSPICION[:2])  # unrecorded: the first ones named
