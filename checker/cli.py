@@ -230,7 +230,8 @@ def _explain(args: argparse.Namespace) -> int:
             from .codes import explain as explain_game
         except ImportError:  # pragma: no cover - checker codes not built
             explain_game = None
-        text = explain_game(args.code) if explain_game else None
+        sets = [load_rules(args.rules)] if args.rules else None
+        text = explain_game(args.code, sets) if explain_game else None
     if text is None:
         print(f"ruleslawyer: unknown code '{args.code}'", file=sys.stderr)
         return EXIT_USAGE

@@ -161,13 +161,16 @@ def _stage(rules: Ruleset, code: str) -> str:
     return "legality"
 
 
-def explain(code: str) -> str | None:
-    """Meaning, rule, citation and example of a code; None if no one has it."""
+def explain(code: str, rule_sets: list[Ruleset] | None = None) -> str | None:
+    """Meaning, rule, citation and example of a code; None if no one has it.
+
+    ``rule_sets``: where to look for game codes (default: every bundled rule set).
+    """
     code = code.strip().upper()
     if code in LOG_CODES:
         info = LOG_CODES[code]
         return "\n".join([f"{info.code} ({info.stage}): {info.meaning}", *_example(code)])
-    for rules in _rule_sets():
+    for rules in (rule_sets if rule_sets is not None else _rule_sets()):
         if not code.startswith(rules.code_prefix):
             continue
         where = game_codes(rules).get(code)
@@ -179,8 +182,9 @@ def explain(code: str) -> str | None:
         lines.extend(f"  {w}" for w in where)
         lines.append("Cites:")
         for cite in _cites(rules, code):
-            source = rules.sources.get(cite.src, "?")
-            lines.append(f"  {cite.src} ({source}): \u201c{cite.quote}\u201d")
+            source = rules.sources.get(cite.src)
+            where = f"{cite.src} ({source})" if source else cite.src
+            lines.append(f"  {where}: \u201c{cite.quote}\u201d")
         lines.extend(_example(code, rules.game))
         return "\n".join(lines)
     return None

@@ -107,3 +107,10 @@ def test_control_characters_from_a_file_are_escaped_in_text_output(overlay):
     path = overlay("parameters:\n  \"evil\\e[2J\": 2\n")
     result = run("rules", "show", "lady-alice", "--house", path)
     assert result.returncode == 2 and "\x1b" not in result.stdout and "evil\\x1b[2J" in result.stdout
+
+
+def test_explain_a_house_rule_code_with_its_overlay():
+    overlay_file = str(RULES / "house" / "no-early-accusation.yaml")
+    assert run("explain", "LA290").returncode == 2
+    shown = run("explain", "LA290", "--rules", overlay_file)
+    assert shown.returncode == 0 and "accuse/first-round-over" in shown.stdout and "house no-early-accusation" in shown.stdout
