@@ -277,7 +277,9 @@ class Machine:
                 out.covered.extend(clues)
             elif eff.verb == "reveal":
                 clue = self._run(eff.arg, env, where)
-                out.revealed.extend(self._reveal(s, clue, args.get("reveals")))
+                recorded = next((args.get(p.name) for p in self.rules.moves[play.kind].params
+                                 if p.type == "reveal_list"), None)
+                out.revealed.extend(self._reveal(s, clue, recorded))
             elif eff.verb == "place":
                 clue = self._run(eff.arg[0], env, where)
                 value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
