@@ -27,10 +27,6 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def _variant_arg(text: str) -> str:
-    return text
-
-
 def build_parser() -> argparse.ArgumentParser:
     top = _Parser(prog="ruleslawyer", description="Rules-as-data verifier for hidden-information deduction games.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -47,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                            ("explain", "where a rule comes from: its check and the rulebook sentence it cites")):
         p = rsub.add_parser(name, help=helptext)
         p.add_argument("rules", metavar="NAME_OR_FILE")
-        p.add_argument("--variant", type=_variant_arg, help="3p, 4p, 5p (or a player count)")
+        p.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
         p.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
         if name == "show":
             p.add_argument("--format", choices=("text", "json"), default="text")

@@ -352,14 +352,13 @@ class Machine:
             for kind, move in self.rules.moves.items():
                 for args in self.choices(state, actor, kind):
                     full = {**args, **self._placeholder_results(move)}
-                    if not [v for v in self.check(state, Play(kind, actor, full))]:
+                    if not self.check(state, Play(kind, actor, full)):
                         yield Play(kind, actor, args)
 
     def _placeholder_results(self, move: Move) -> dict[str, Any]:
         return {p.name: 0 for p in move.params if p.type == "count"}
 
-    def resolve(self, state: State, play: Play, solution: frozenset[str],
-                values: Mapping[tuple[str, int], int] | None = None) -> Play:
+    def resolve(self, state: State, play: Play, solution: frozenset[str]) -> Play:
         """Fill a move's result parameters from a known deal (for simulation)."""
         move = self.rules.moves[play.kind]
         args = dict(play.args)
