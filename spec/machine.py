@@ -158,7 +158,6 @@ class Machine:
         state = State(players=players, phase=self.rules.flow.start_phase, turn=first, first=first,
                       spaces={c: () for c in self.rules.clues})
         env = self.env(state)
-        env["players"] = list(players)
         for name, init in self.rules.state.items():
             state.vars[name] = self._run(init, env, f"state {name}")
         state.turn = self._run(self.rules.flow.start_turn, self.env(state), "flow start")
@@ -170,11 +169,13 @@ class Machine:
         move = self.rules.moves.get(play.kind)
         if move is None:
             return [Violation("RL128", f"unknown move '{play.kind}'", play.kind)]
-        out = self._check_params(state, move, play)
-        if any(v.code == MALFORMED for v in out):
-            return out
+        if play.actor not in state.players:
+            return [Violation(MALFORMED, f"'{play.actor}' is not a player", move.name)]
         env = self.env(state, play.actor, self._args(move, play))
         missing = self._missing(move, play)
+        out = self._check_params(move, play, env, missing)
+        if any(v.code == MALFORMED for v in out):
+            return out
         for req in (*self.rules.flow.requires, *move.requires):
             if missing and any(base == "move" and attr in missing for expr in (req.when, req.expr) if expr
                                for base, attr, _c in expr.attributes):
@@ -192,16 +193,14 @@ class Machine:
     def _args(self, move: Move, play: Play) -> dict[str, Any]:
         return {p.name: play.args.get(p.name) for p in move.params}
 
-    def _check_params(self, state: State, move: Move, play: Play) -> list[Violation]:
+    def _check_params(self, move: Move, play: Play, env: Mapping[str, Any], missing: set[str]) -> list[Violation]:
         out = []
-        env = self.env(state, play.actor)
-        if play.actor not in state.players:
-            return [Violation(MALFORMED, f"'{play.actor}' is not a player", f"{move.name}")]
         for p in move.params:
             value = play.args.get(p.name)
+            if p.name in missing:
+                out.append(Violation(p.code or MALFORMED, f"{move.name} needs '{p.name}'", f"{move.name}/{p.name}", p.cite))
+                continue
             if value is None:
-                if not p.optional and p.type not in CHOICE_TYPES - {"clues", "clue"}:
-                    out.append(Violation(p.code or MALFORMED, f"{move.name} needs '{p.name}'", f"{move.name}/{p.name}", p.cite))
                 continue
             problem = self._param_problem(p, value, env)
             if problem:
