@@ -14,7 +14,7 @@ from typing import Any
 
 from ..solver import queries
 from ..solver.facts import DealShape, Fact
-from ..spec.deal import deal_shape, holds, observe
+from ..spec.deal import deal_shape, holds
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.machine import Machine, Play
 from ..spec.model import Ruleset
@@ -61,7 +61,7 @@ def replay(log: GameLog, rules: Ruleset) -> Replay:
     state = machine.start(players, log.header.first)
     steps = []
     for n, logged in enumerate(log.moves, 1):
-        fact = observe(machine, state, logged.play, source=(n, logged.position))
+        fact = machine.observation(state, logged.play, source=(n, logged.position))
         steps.append(Step(n, logged.play, logged.position, fact))
         state = machine.play(state, logged.play).state
     private = [holds(card, player, source=(0, None)) for player, card in known_evidence(log).items()]

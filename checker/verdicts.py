@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..solver.facts import Fact
-from ..spec.deal import holds, observe
+from ..spec.deal import holds
 from ..spec.diagnostics import Position, Related
 from ..spec.machine import Play, State
 from .consistency import Clash, Observations
@@ -55,7 +55,7 @@ class Verdicts:
 
     def check(self, index: int, logged: LoggedMove, before: State, play: Play) -> None:
         """The verdict of one move (if it has an observation) against all before it."""
-        fact = observe(self.ctx.machine, before, play, ("move", index))
+        fact = self.ctx.machine.observation(before, play, ("move", index))
         if fact is None:
             return
         clash = self.seen.add(fact)

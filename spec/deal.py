@@ -1,4 +1,6 @@
-"""The hidden deal of a rule set, and the facts its moves let the table observe.
+"""The hidden deal of a rule set, and a player's private knowledge of it.
+
+What a move lets the table observe is :meth:`Machine.observation`.
 
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
 >>> shape = deal_shape(load_rules(str(next(rules_dir().glob("*.yaml")))))
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 from ..solver.facts import DealShape, Fact
 from .loader import deal_patterns
-from .machine import Machine, Play, State
 from .model import Ruleset
 
 
@@ -19,11 +20,6 @@ def deal_shape(rules: Ruleset) -> DealShape:
     patterns = deal_patterns(rules.param("evidence_per_category"), bool(rules.param("categories_shuffled")))
     return DealShape(groups=tuple(c.clues for c in rules.categories), patterns=patterns,
                      group_names=tuple(c.id for c in rules.categories))
-
-
-def observe(machine: Machine, state: State, play: Play, source: object = None) -> Fact | None:
-    """The fact a move lets its viewers learn (see :meth:`Machine.observation`)."""
-    return machine.observation(state, play, source)
 
 
 def holds(card: str, player: str, source: object = None) -> Fact:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ruleslawyer.solver.enumerate import Knowledge
-from ruleslawyer.spec.deal import deal_shape, holds, observe
+from ruleslawyer.spec.deal import deal_shape, holds
 from ruleslawyer.spec.loader import load_rules
 from ruleslawyer.spec.machine import Machine
 
@@ -33,7 +33,7 @@ def test_observed_facts_hold_for_the_true_solution_and_narrow_the_space(variant)
         if state.ended:
             break
         play = machine.random_play(state, rng, solution)
-        fact = observe(machine, state, play)
+        fact = machine.observation(state, play)
         if fact is not None:
             assert fact.holds(solution) and fact.viewer is None
             knowledge = knowledge.with_fact(fact)
