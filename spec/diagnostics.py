@@ -112,10 +112,6 @@ class Reporter:
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
-    def raise_if_errors(self) -> None:
-        if self.errors:
-            raise DiagnosticError(self.diagnostics)
-
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
 _CONTROL.update({0x2028: "\\u2028", 0x2029: "\\u2029"})

@@ -351,7 +351,7 @@ class Machine:
             for kind, move in self.rules.moves.items():
                 for args in self.choices(state, actor, kind):
                     full = {**args, **self._placeholder_results(move)}
-                    if not self.check(state, Play(kind, actor, full)):
+                    if self.is_legal(state, Play(kind, actor, full)):
                         yield Play(kind, actor, args)
 
     def _placeholder_results(self, move: Move) -> dict[str, Any]:

@@ -242,13 +242,3 @@ class Ruleset:
     def find_clue(self, text: str) -> str | None:
         """The clue id for a name as printed or any alias, case-insensitive."""
         return self.aliases.get(" ".join(str(text).split()).lower())
-
-    def codes(self) -> dict[str, list[Require]]:
-        """Every diagnostic code the rules declare, with the rules behind it."""
-        out: dict[str, list[Require]] = {}
-        for req in self.flow.requires:
-            out.setdefault(req.code, []).append(req)
-        for move in self.moves.values():
-            for req in move.requires:
-                out.setdefault(req.code, []).append(req)
-        return out
