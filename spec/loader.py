@@ -22,7 +22,7 @@ import jsonschema
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
 from .expr import Expr, compile_expr
-from .model import (Category, Cite, Clue, Effect, Flow, Function, Move, MoveParam, Observation,
+from .model import (Category, Cite, Clue, Effect, Flow, Function, LogCheck, Move, MoveParam, Observation,
                     Option, Require, Ruleset, Scoring, ScoringStep, Setting, Template)
 from .source import LMap, LSeq, position_of, read_yaml
 
@@ -549,6 +549,8 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
     checks = [(b.expr(c, "expr"), b.template(c, "message"), position_of(c, "expr"), b.cite(c))
               for c in doc.get("checks", [])]
 
+    log_checks = tuple(LogCheck(c["id"], c["check"], c["code"], c["message"], b.cite(c), c.pos)  # type: ignore[arg-type]
+                       for c in doc.get("log_checks") or [])
     sources = {k: v["file"] for k, v in doc["sources"].items()}
     for c in b.cites:
         if c.src not in sources:
@@ -557,7 +559,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         game=doc["game"], title=doc["title"], code_prefix=doc["code_prefix"], variant=vname,
         house=tuple(house_names), files=(str(path), *(str(p) for p, _ in overlays)), sources=sources,
         categories=categories, clues=clues, params=params, options=options, state=state, flow=flow,
-        moves=moves, functions=functions, scoring=scoring, aliases=aliases)
+        moves=moves, functions=functions, scoring=scoring, aliases=aliases, log_checks=log_checks)
     _check_names(b, rules, ctx)
     if not ctx.diagnostics:
         _run_checks(rules, checks, ctx)

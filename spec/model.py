@@ -191,6 +191,18 @@ class Scoring:
 
 
 @dataclass(frozen=True)
+class LogCheck:
+    """A whole-log check the rules declare: which generic check, its code and rule."""
+
+    id: str
+    check: str
+    code: str
+    message: str
+    cite: Cite
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
 class Flow:
     start_phase: str
     start_turn: Expr
@@ -220,6 +232,7 @@ class Ruleset:
     functions: Mapping[str, Function]
     scoring: Scoring
     aliases: Mapping[str, str] = field(default_factory=dict)  # lower-case name -> clue id
+    log_checks: tuple[LogCheck, ...] = ()
 
     @property
     def canonical_name(self) -> str:
