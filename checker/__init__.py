@@ -3,10 +3,13 @@
 * ``log`` (with ``names``): the log format, parsed with positions;
   ``spec/log.schema.json`` publishes its shape;
 * ``replay``: every move through the state machine, applied as played,
-  with ``blame`` (which earlier move is behind a violation);
-* ``verdicts`` (with ``consistency``, the solver): evidence and verdicts;
-* ``counters`` (with ``hidden``, the exact search): counter values;
+  with ``blame`` (which earlier move is behind a violation) — the one
+  replay ``check`` and ``solve`` share;
+* ``observed`` (with ``consistency``, the solver): the cards recorded in
+  zones and every observation of a move;
+* ``tokens`` (with ``ledger``, the exact search): hidden token values;
 * ``ending``: the end of the game, scores and winners (``spec.scoring``);
+  the last three are parts a rule file switches on (a deal, tokens, scoring);
 * ``check`` and ``report``: :func:`check.check_log` and its
   :class:`report.LogReport` (text, JSON, exit status);
 * ``codes`` and ``rulecodes``: every code, for ``ruleslawyer explain``;

@@ -1,9 +1,9 @@
 """Which move of the log last changed each part of the state.
 
-Diagnostics point at the moves behind a violation ("previous suspicion
-here", "covered here", "the game ended here"); this keeps, for every part of
-the engine's state, the index of the log move that last changed it, found by
-comparing the state before and after each move.
+Diagnostics point at the moves behind a violation ("the game ended here",
+"X's turn from here", an item added to a state variable); this keeps, for
+every part of the engine's state, the index of the log move that last
+changed it, found by comparing the state before and after each move.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ class Blame:
     turn: int | None = None
     ended: int | None = None
     out: dict[str, int] = field(default_factory=dict)
-    covered: dict[str, int] = field(default_factory=dict)
     vars: dict[str, int] = field(default_factory=dict)
+    added: dict[str, dict[str, int]] = field(default_factory=dict)  # set variable -> item -> move index
     tokens: dict[int, int] = field(default_factory=dict)  # token order -> move index
 
     def update(self, index: int, before: State, after: State) -> None:
@@ -38,11 +38,13 @@ class Blame:
         for p in after.out:
             if p not in before.out:
                 self.out[p] = index
-        for c in after.covered - before.covered:
-            self.covered[c] = index
         for name, value in after.vars.items():
-            if before.vars.get(name) != value:
+            old_value = before.vars.get(name)
+            if old_value != value:
                 self.vars[name] = index
+                if isinstance(value, frozenset):
+                    for item in value - (old_value if isinstance(old_value, frozenset) else frozenset()):
+                        self.added.setdefault(name, {})[item] = index
         old = {t.order for t in before.tokens}
         for t in after.tokens:
             if t.order not in old:

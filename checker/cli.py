@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--format", choices=("text", "json"), default="text")
         elif name == "explain":
             p.add_argument("rule", nargs="?", metavar="RULE",
-                           help="move/requirement (suspect/not-previous), code, parameter, option or scoring step")
+                           help="MOVE/REQUIREMENT id, code, parameter, option or scoring step")
         else:
             p.add_argument("--format", choices=("mermaid", "dot"), default="mermaid")
 
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--as", dest="viewer", metavar="NAME", help="a player's viewpoint")
     solve.add_argument("--omniscient", action="store_true")
     solve.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last)")
-    solve.add_argument("--explain", metavar="CLUE", help="why a clue is certain or ruled out")
+    solve.add_argument("--explain", metavar="CARD", help="why a card is certain or ruled out (its name or any alias)")
     solve.add_argument("--hindsight", action="store_true", help="when each viewpoint could have known")
     solve.add_argument("--list", type=int, default=10, metavar="N", help="list the solutions when at most N remain")
     solve.add_argument("--format", choices=("text", "json"), default="text")
@@ -158,9 +158,9 @@ def show_json(rules: Ruleset) -> dict[str, Any]:
         "options": {n: {"value": o.value, "default": o.default, "values": list(o.values), "set_by": o.set_by,
                         "at": where(o.position), "ambiguity": o.ambiguity, "cite": o.cite.to_json()}
                     for n, o in rules.options.items()},
-        "categories": [{"id": c.id, "name": c.name, "clues": [
-            {"id": cid, "name": rules.clues[cid].name, "aliases": list(rules.clues[cid].aliases)} for cid in c.clues]}
-            for c in rules.categories],
+        "components": {c.id: {"noun": c.noun, "attributes": dict(c.attributes), "items": [
+            {"id": i, "name": rules.items[i].name, "aliases": list(rules.items[i].aliases), **rules.items[i].attrs}
+            for i in c.items]} for c in rules.components.values()},
         "phases": list(rules.flow.phases),
         "moves": {m.name: {"params": [p.name for p in m.params],
                            "requires": [{"id": r.id, "code": r.code, "cite": r.cite.to_json()} for r in m.requires]}
@@ -185,9 +185,15 @@ def show_text(rules: Ruleset) -> str:
         changed = "" if o.value == o.default else f" (default {_fmt(o.default)})"
         lines.append(f"  {n:<{width}}  {_fmt(o.value) + changed:<24} {o.set_by:<16} {o.position or ''}")
     lines.append("")
-    lines.append("categories:")
-    for c in rules.categories:
-        lines.append(f"  {c.name}: " + ", ".join(rules.clues[cid].name for cid in c.clues))
+    for c in rules.components.values():
+        if not c.items or c.attributes:
+            continue
+        lines.append(f"{c.id}:")
+        for value in c.items:
+            members = [i for comp in rules.components.values() for i in comp.items
+                       if value in rules.items[i].attrs.values()]
+            lines.append(f"  {rules.name(value)}: " + ", ".join(rules.name(i) for i in members)
+                         if members else f"  {rules.name(value)}")
     lines.append("")
     lines.append("phases: " + ", ".join(rules.flow.phases))
     lines.append("moves:")

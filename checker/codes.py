@@ -13,7 +13,7 @@ Each explanation ends with the minimal example log for the code when one is
 kept in ``examples/<game>/violations/``.
 
 >>> print(explain("LG110").splitlines()[0])
-LG110 (log names): a clue name that no clue has, as printed or as an alias
+LG110 (log names): a name (of a card or other item) that no item has, as printed or as an alias
 >>> explain("LA212").splitlines()[0].endswith(", legality):")
 True
 >>> explain("LA401").splitlines()[0].endswith(", scoring):")
@@ -47,20 +47,20 @@ LOG_CODES: dict[str, LogCode] = {c.code: c for c in [
     LogCode("LG101", "log schema", "a key the log format does not have (with the closest known key as a hint)"),
     LogCode("LG102", "log schema", "a value of the wrong type (e.g. players not a list)"),
     LogCode("LG103", "log schema", "a required key is missing: every log names its rules and its players"),
-    LogCode("LG104", "log schema", "a value the log format does not allow (e.g. a negative counter value)"),
-    LogCode("LG110", "log names", "a clue name that no clue has, as printed or as an alias"),
+    LogCode("LG104", "log schema", "a value the log format does not allow (e.g. a negative token value)"),
+    LogCode("LG110", "log names", "a name (of a card or other item) that no item has, as printed or as an alias"),
     LogCode("LG111", "log names", "a player who is not in the log's list of players"),
     LogCode("LG112", "log moves", "an item of moves: that names no move of the rules, or more than one"),
     LogCode("LG113", "log moves", "a parameter that the move does not take"),
     LogCode("LG114", "log header", "a player listed twice (in the players, or as two keys of one mapping by "
                                    "player), or as many players as no variant of the rules takes"),
     LogCode("LG115", "log header", "the rules the log names cannot be loaded (their own problems follow)"),
-    LogCode("LG116", "log moves", "a move parameter of the wrong kind (a clue where a list is needed, a word "
+    LogCode("LG116", "log moves", "a move parameter of the wrong kind (one item where a list is needed, a word "
                                   "where a number is needed...)"),
-    LogCode("LG201", "log record", "the private record lists more counters of a player than the player placed"),
+    LogCode("LG201", "log record", "the private record lists more tokens of a player than the player placed"),
     LogCode("LG202", "log record", "a warning: the recorded scores cannot be checked, because the solution or "
-                                   "the value of a counter that counts is not recorded"),
-    LogCode("LG203", "log record", "a reveal (or the end of the game) gives values for some of the counters turned "
+                                   "the value of a token that counts is not recorded"),
+    LogCode("LG203", "log record", "a reveal (or the end of the game) gives values for some of the tokens turned "
                                    "face up but not all, without naming their owners"),
 ]}
 
@@ -109,7 +109,7 @@ def game_codes(rules: Ruleset) -> dict[str, list[str]]:
             if p.code:
                 size = f", size {p.size.source}" if p.size is not None else ""
                 top = f", at most {p.max.source}" if p.max is not None else ""
-                one = ", one per category" if p.distinct_categories else ""
+                one = f", one per {p.distinct}" if p.distinct else ""
                 out.setdefault(p.code, []).append(f"parameter {move.name}/{p.name}: {p.type}{size}{top}{one}")
         for req in move.requires:
             when = f" when {req.when.source}" if req.when is not None else ""
@@ -141,7 +141,7 @@ def _meanings(rules: Ruleset, code: str) -> list[str]:
         if req.code == code:
             out.append(_template_text(req.message.parts))
     for move in rules.moves.values():
-        out.extend(f"move '{move.name}': '{p.name}' missing, or not what the move takes (size, categories, range)"
+        out.extend(f"move '{move.name}': '{p.name}' missing, or not what the move takes (size, kinds, range)"
                    for p in move.params if p.code == code)
         out.extend(_template_text(r.message.parts) for r in move.requires if r.code == code)
     out.extend(c.message for c in log_checks(rules).values() if c.code == code)

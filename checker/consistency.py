@@ -1,21 +1,23 @@
 """Is what the table observed consistent?  The solver, asked fact by fact.
 
-The recorded evidence (private facts, evidence shown at the end) and every
-verdict are facts over the hidden deal (``spec.deal``).  They are added in
-order; a fact after which no deal fits is refused (and reported by the
-caller) with the few earlier facts that clash with it, so that the facts
-after it are still checked against a consistent set.
+The recorded cards of the players' zones (private records, cards shown at
+the end) and every observation of a move are facts over the hidden deal
+(:mod:`spec.facts`).  They are added in order; a fact after which no deal
+fits is refused (and reported by the caller) with the few earlier facts that
+clash with it, so that the facts after it are still checked against a
+consistent set.
 
+>>> from ruleslawyer.spec.deal import build_deal, pin
+>>> from ruleslawyer.spec.facts import Fact, count
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
->>> from ruleslawyer.solver.facts import Fact
->>> rules = load_rules(str(next(rules_dir().glob("*.yaml"))))
->>> a, b = rules.categories[0].clues[:2]
->>> seen = Observations(rules)
->>> seen.add(Fact.count([a], "==", 1, source="Helen's evidence")) is None
+>>> deal = build_deal(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0])), ("Ann", "Bob", "Cat", "Dan"))
+>>> a, b = deal.decks[0].cards[:2]
+>>> seen = Observations(deal)
+>>> seen.add(pin(a, "hand:Ann", frozenset({"Ann"}), source="Ann's card")) is None
 True
->>> clash = seen.add(Fact.count([a, b], "==", 0, source="verdict"))
+>>> clash = seen.add(Fact(count([a, b], deal.solution) == 0, source="an observation"))
 >>> clash.sources
-("Helen's evidence",)
+("Ann's card",)
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..solver.enumerate import Knowledge
-from ..solver.facts import DealShape, Fact
-from ..spec.deal import deal_shape
-from ..spec.model import Ruleset
+from ..solver.engine import Knowledge
+from ..solver.engines import initial
+from ..spec.dealmodel import Deal
+from ..spec.facts import Fact
 
 __all__ = ["Observations", "Clash"]
 
@@ -43,14 +45,12 @@ class Clash:
 class Observations:
     """The accepted facts about the deal, and what they leave possible."""
 
-    rules: Ruleset
-    shape: DealShape = field(init=False)
+    deal: Deal
     knowledge: Knowledge = field(init=False)
     facts: list[Fact] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.shape = deal_shape(self.rules)
-        self.knowledge = Knowledge.initial(self.shape)
+        self.knowledge = initial(self.deal)
 
     def fits(self, fact: Fact) -> bool:
         """Whether some deal fits the accepted facts and this one."""
@@ -65,7 +65,7 @@ class Observations:
             return None
         from ..solver.queries import first_inconsistent  # Z3: only when explaining
 
-        found = first_inconsistent(self.shape, [*self.facts, fact])
+        found = first_inconsistent(self.deal, [*self.facts, fact])
         core = found.core if found is not None else ()
         return Clash(fact, tuple(self.facts[i].source for i in core if i < len(self.facts)))
 

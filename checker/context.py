@@ -1,9 +1,10 @@
 """What every stage of a replay shares: the log, the rules, where to report.
 
-The whole-log checks (:mod:`checker.verdicts`, :mod:`checker.counters`,
+The whole-log checks (:mod:`checker.observed`, :mod:`checker.tokens`,
 :mod:`checker.ending`) report through :meth:`Context.emit`, by the name of a
 generic check; the rule file gives it its code and rule statement
-(``log_checks:``), and a check the rule file does not declare is not run.
+(``log_checks:``).  A check the rule file does not declare still reports,
+under its generic code (:mod:`spec.checks`): never silently nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..spec.checks import LOG_CHECKS
+from ..spec.dealmodel import Deal
 from ..spec.diagnostics import Diagnostic, Position, Related, Reporter
 from ..spec.machine import Machine, Token
 from ..spec.model import Ruleset
@@ -27,23 +30,25 @@ class Context:
     rules: Ruleset
     reporter: Reporter
     machine: Machine = field(init=False)
+    deal: Deal = field(init=False)
     checks: dict[str, LogCheck] = field(init=False)
     blame: Blame = field(default_factory=Blame)
     deferred: list[tuple[str, str, Position | None, tuple[Related, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.machine = Machine(self.rules)
+        self.deal = self.machine.deal(self.log.header.players)
         self.checks = log_checks(self.rules)
 
     # -- reporting -----------------------------------------------------------------
     def emit(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = (),
              hint: str | None = None) -> None:
-        """Report a declared whole-log check: its rule statement, then the detail."""
+        """Report a whole-log check: its rule statement, then the detail (the rule
+        file's code and statement, else the generic ones)."""
         check = self.checks.get(kind)
-        if check is None:
-            return
-        message = f"{check.message}: {detail}" if detail else check.message
-        self.reporter.error(check.code, message, pos, related, hint)
+        code, rule = (check.code, check.message) if check else (LOG_CHECKS[kind].code, LOG_CHECKS[kind].message)
+        message = f"{rule}: {detail}" if detail else rule
+        self.reporter.error(code, message, pos, related, hint)
 
     def defer(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = ()) -> None:
         """Report later (a problem found early that stands at the end of the log)."""
@@ -70,12 +75,13 @@ class Context:
         play = self.log.moves[index].play
         return f"{play.kind} by {play.actor}"
 
-    def name(self, clue: str) -> str:
-        return self.rules.clue_name(clue) if clue in self.rules.clues else str(clue)
+    def name(self, item: str) -> str:
+        return self.rules.name(item)
 
     def token_notes(self, tokens: Iterable[Token]) -> tuple[Related, ...]:
-        """Where each of these counters was placed."""
-        return tuple(self.move_note(self.blame.tokens[t.order], f"{t.owner}'s counter placed here")
+        """Where each of these tokens was placed."""
+        noun = self.rules.tokens.noun if self.rules.tokens else "token"
+        return tuple(self.move_note(self.blame.tokens[t.order], f"{t.owner}'s {noun} placed here")
                      for t in tokens if t.order in self.blame.tokens)
 
     def param_of(self, kind: str, type_: str) -> str | None:

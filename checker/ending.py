@@ -1,10 +1,12 @@
 """The end of a log: was the end reached, and are the scores and winners right?
 
-Scores are computed by :mod:`spec.scoring` (steps I–IX of the rule file)
-from the final state and the solution (the evidence recorded, or what the
-verdicts leave); a recorded score or winner that differs is reported with
-the computed steps.  When the solution or a counter value that counts is
-unknown, the scores cannot be checked: a warning says what is missing.
+A part of the replay that a rule file switches on by declaring ``scoring:``.
+Scores are computed by :mod:`spec.scoring` (the rule file's steps) from the
+final state, the token values known (:mod:`checker.tokens`) and the solution
+(the cards recorded in its zones, or what the observations leave); a
+recorded score or winner that differs is reported with the computed steps.
+When the solution or a token value that counts is unknown, the scores cannot
+be checked: a warning says what is missing.
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ from ..spec.machine import State
 from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
 from .context import Context
 from .log import EndRecord
-from .verdicts import Verdicts
+from .observed import Observed
 
 __all__ = ["Ending"]
 
 
 class Ending:
-    def __init__(self, ctx: Context, verdicts: Verdicts):
+    def __init__(self, ctx: Context, observed: Observed):
         self.ctx = ctx
-        self.verdicts = verdicts
+        self.observed = observed
 
     def reached(self, state: State) -> None:
         """Scores or a winner recorded for a game that has not ended."""
@@ -32,25 +34,32 @@ class Ending:
         if end is not None and (end.scores or end.winners) and not state.ended:
             self.ctx.emit("end-not-reached", "the log records scores or a winner", end.claims())
 
-    def score(self, state: State, solution: frozenset[str] | None) -> ScoreTable | None:
+    def score(self, state: State, solution: frozenset[str] | None, values: dict[int, int]) -> ScoreTable | None:
         """The score table when it can be computed; recorded scores checked against it."""
-        ctx, end = self.ctx, self.ctx.log.end
+        ctx, end, rules = self.ctx, self.ctx.log.end, self.ctx.rules
         wants = end is not None and bool(end.scores or end.winners)
-        if not state.ended:
+        if not state.ended or rules.scoring is None:
             return None
         if solution is None:
             if wants:
-                ctx.warning("LG202", "cannot check the recorded scores: the evidence is not recorded and the "
-                            f"verdicts leave {self.verdicts.count()} possible solutions", end.claims())  # type: ignore[union-attr]
+                noun = rules.solution_word("noun", "solution")
+                seen = rules.solution_word("observation", "observation")
+                ctx.warning("LG202", f"cannot check the recorded scores: the {noun} is not recorded and the "
+                            f"{seen}s leave {self.observed.count()} possible solutions", end.claims())  # type: ignore[union-attr]
                 self.unscored(state, end)  # type: ignore[arg-type]
             return None
         try:
-            table = score(ctx.machine, state, solution)
+            table = score(ctx.machine, state, solution, values)
         except UnknownValues as exc:
             if wants:
+                tokens = rules.tokens
+                noun = tokens.noun if tokens else "token"
+                where = rules.record("end", "tokens_shown")
+                hint = (f"record them under 'end: {where.key}:' ({rules.noun(tokens.on)}: {{player: value}})"
+                        if where and tokens else None)
                 ctx.warning("LG202", f"cannot check the recorded scores: step {exc.step} needs the value of "
-                            f"{len(exc.tokens)} counter(s) that the log does not record", end.claims(),  # type: ignore[union-attr]
-                            ctx.token_notes(exc.tokens), "record them under 'end: counters:' (clue: {player: value})")
+                            f"{len(exc.tokens)} {noun}(s) that the log does not record", end.claims(),  # type: ignore[union-attr]
+                            ctx.token_notes(exc.tokens), hint)
                 self.unscored(state, end)  # type: ignore[arg-type]
             return None
         if end is not None:
@@ -79,12 +88,15 @@ class Ending:
         """One note per scoring step, for one player."""
         notes = []
         for step in table.steps:
+            tokens = self.ctx.rules.tokens
+            plural, noun = (tokens.plural, tokens.noun) if tokens else ("tokens", "token")
             if step.kind == "show_solution":
-                text = f"evidence shown: {', '.join(self.ctx.name(c) for c in table.solution)}"
+                shown = self.ctx.rules.solution_word("noun", "solution")
+                text = f"{shown} shown: {', '.join(self.ctx.name(c) for c in table.solution)}"
             elif step.kind == "remove":
-                text = f"{sum(1 for t in step.removed if t.owner == player)} of {player}'s counters removed"
+                text = f"{sum(1 for t in step.removed if t.owner == player)} of {player}'s {plural} removed"
             elif step.kind == "reveal_all":
-                text = "every counter left turned face up"
+                text = f"every {noun} left turned face up"
             else:
                 text = f"{step.points.get(player, 0)} point(s)"
             notes.append(Related(f"step {step.id}: {text}"))

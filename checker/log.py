@@ -2,30 +2,30 @@
 
 A log names its rules, the players in seating order and who starts, may
 give private facts, then lists the moves, and may end with the end of the
-game (evidence shown, counters turned up, scores, winner)::
+game::
 
     rules: <game>                # a bundled rule set by name, or a rule file relative to the log
     players: [Helen, Gordon, John, Audrey]
     first: Helen
-    private:
-      evidence: {Helen: <clue>}          # each player's evidence, when known
-      counters: {Gordon: [2, 0]}         # values in the order placed; null if unknown
+    private:                     # keys declared by the rule file's log: section
+      <zone record>: {Helen: <card>}     # the cards of a player's zone, when known
+      <token record>: {Gordon: [2, 0]}   # token values in the order placed; null if unknown
     moves:
       - {<move>: Helen, <parameter>: <value>, ...}
-      - {<move>: Gordon, clue: <clue>, reveals: {Helen: 2}}
     end:
-      evidence: {Helen: <clue>, Gordon: <clue>, John: <clue>, Audrey: <clue>}
-      counters: {<clue>: {Gordon: 2, John: 1}}   # turned face up at the end
-      scores: {Helen: 0, Gordon: 2, John: 1, Audrey: 0}
-      winner: Gordon
+      <zone record>: {Helen: <card>, ...}            # shown at the end
+      <tokens record>: {<space>: {Gordon: 2}}        # tokens turned face up at the end
+      <scores record>: {Helen: 0, Gordon: 2}
+      <winners record>: Gordon
 
-Clues are written as printed or by any alias, players as listed, both
-case-insensitively.  The examples/ folder has complete logs of each game.
+What ``private:`` and ``end:`` may hold is declared by the rule file
+(``log:``); the log's JSON Schema is generated from it
+(:mod:`spec.logschema`).  Items are written as printed or by any alias,
+players as listed, both case-insensitively.  The examples/ folder has
+complete logs of each game.
 
 A move is a mapping whose one key naming a move of the rules gives the
-player; its other keys are that move's parameters.
-The shape is published as ``spec/log.schema.json``; names, players and
-parameters are checked here against the rule file.  :func:`parse_log`
+player; its other keys are that move's parameters.  :func:`parse_log`
 raises :class:`DiagnosticError` with every problem found when the log is
 unusable.
 """
@@ -37,13 +37,14 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
-from ..spec.loader import load_rules, schema_diagnostics
+from ..spec.loader import load_rules, schema_diagnostics, schema_errors
+from ..spec.logschema import log_schema
 from ..spec.machine import Play
-from ..spec.model import Move, MoveParam, Ruleset
+from ..spec.model import Move, MoveParam, RecordSpec, Ruleset
 from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
 from .names import Names, fold
 
-__all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded",
+__all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
            "parse_log", "parse_log_text", "parse_document"]
 
 #: jsonschema problems keep their meaning but get the log's code family.
@@ -80,27 +81,43 @@ class Header:
 
 
 @dataclass(frozen=True)
-class PrivateFacts:
-    """What single players know: their evidence, their counters' values."""
+class ZoneRecord:
+    """The cards a log records in the players' zones of one family (one key of the log)."""
 
-    evidence: dict[str, Recorded] = field(default_factory=dict)          # player -> clue id
-    counters: dict[str, tuple[Recorded, ...]] = field(default_factory=dict)  # player -> values in order
+    spec: RecordSpec
+    cards: dict[str, tuple[Recorded, ...]] = field(default_factory=dict)  # player -> cards, each with its place
+
+    @property
+    def key(self) -> str:
+        return self.spec.key
+
+
+@dataclass(frozen=True)
+class PrivateFacts:
+    """What single players know: the cards of their zones, their tokens' values."""
+
+    zones: tuple[ZoneRecord, ...] = ()
+    tokens: dict[str, tuple[Recorded, ...]] = field(default_factory=dict)  # player -> values in order placed
 
 
 @dataclass(frozen=True)
 class EndRecord:
-    """The end of the game as recorded: evidence, counters turned up, scores, winners."""
+    """The end of the game as recorded: cards shown, tokens turned up, scores, winners."""
 
     position: Position | None
-    evidence: dict[str, Recorded] = field(default_factory=dict)                 # player -> clue id
-    counters: dict[str, dict[str, Recorded]] = field(default_factory=dict)      # clue -> player -> values
+    zones: tuple[ZoneRecord, ...] = ()
+    tokens: dict[str, dict[str, Recorded]] = field(default_factory=dict)       # space -> player -> values
     scores: dict[str, Recorded] = field(default_factory=dict)                   # player -> points
     winners: Recorded | None = None                                             # tuple of players
     keys: dict[str, Position | None] = field(default_factory=dict)              # where each key stands
+    claim_keys: tuple[str, ...] = ()                                            # the scores and winners keys
 
     def claims(self) -> Position | None:
         """Where the recorded result (scores, else winner) stands."""
-        return self.keys.get("scores") or self.keys.get("winner") or self.position
+        for key in self.claim_keys:
+            if self.keys.get(key):
+                return self.keys[key]
+        return self.position
 
 
 @dataclass
@@ -137,6 +154,10 @@ def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
     if problems:
         raise DiagnosticError(problems)
     rules = _rules(doc, path)
+    problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
+                for d in schema_errors(doc, log_schema(rules.records))]
+    if problems:
+        raise DiagnosticError(problems)
     parser = _Parser(doc, path, rules)
     log = parser.run()
     if parser.diagnostics:
@@ -243,9 +264,9 @@ class _Parser:
         assert self.names is not None
         return self.names.player(text, pos)
 
-    def clue(self, text: Any, pos: Position | None) -> str | None:
+    def item(self, component: str, text: Any, pos: Position | None) -> str | None:
         assert self.names is not None
-        return self.names.clue(text, pos)
+        return self.names.item(component, text, pos)
 
     # -- private facts and the end ------------------------------------------------
     def by_player(self, node: LMap | None) -> dict[str, tuple[Any, Position | None, Position | None]]:
@@ -261,43 +282,70 @@ class _Parser:
             out[who] = (value, node.pos_of(key), node.key_position(key))  # type: ignore[union-attr]
         return out
 
-    def evidence(self, node: LMap | None) -> dict[str, Recorded]:
+    def zone(self, spec: RecordSpec, node: LMap | None) -> ZoneRecord:
+        """Per player, the cards recorded in their zone (one card or a list)."""
+        deck = self.rules.deal.deck_of_family(spec.zone) if self.rules.deal else None  # type: ignore[arg-type]
         out = {}
         for who, (value, pos, _k) in self.by_player(node).items():
-            clue = self.clue(value, pos)
-            if clue is not None:
-                out[who] = Recorded(clue, pos)
-        return out
+            given = [(v, value.pos_of(i)) for i, v in enumerate(value)] if isinstance(value, list) else [(value, pos)]
+            cards = [Recorded(self.item(deck.cards, v, vpos), vpos) for v, vpos in given] if deck else []
+            if cards and all(c.value is not None for c in cards):
+                out[who] = tuple(cards)
+        return ZoneRecord(spec, out)
 
     def private(self, node: LMap | None) -> PrivateFacts:
         if not node:
             return PrivateFacts()
-        counters = {}
-        for who, (values, _pos, _k) in self.by_player(node.get("counters")).items():
-            counters[who] = tuple(Recorded(v, values.pos_of(i)) for i, v in enumerate(values))
-        return PrivateFacts(self.evidence(node.get("evidence")), counters)
+        zones, tokens = [], {}
+        for spec in self.rules.records:
+            if spec.section != "private" or spec.key not in node:
+                continue
+            if spec.kind == "zone":
+                zones.append(self.zone(spec, node[spec.key]))
+            elif spec.kind == "token_values":
+                for who, (values, _pos, _k) in self.by_player(node[spec.key]).items():
+                    tokens[who] = tuple(Recorded(v, values.pos_of(i)) for i, v in enumerate(values))
+        return PrivateFacts(tuple(zones), tokens)
 
     def end(self, node: LMap | None) -> EndRecord:
         node = node or LMap()
         pos = position_of(self.doc, "end")
-        counters: dict[str, dict[str, Recorded]] = {}
-        for name, owners in (node.get("counters") or {}).items():
-            clue = self.clue(name, node["counters"].key_position(name))
-            if clue is None:
+        zones, tokens, scores, winners = [], {}, {}, None
+        claim_keys = []
+        for spec in self.rules.records:
+            if spec.section != "end":
                 continue
-            row = counters.setdefault(clue, {})
+            if spec.kind in ("scores", "winners"):
+                claim_keys.append(spec.key)
+            if spec.key not in node:
+                continue
+            value = node[spec.key]
+            if spec.kind == "zone":
+                zones.append(self.zone(spec, value))
+            elif spec.kind == "tokens_shown":
+                tokens.update(self.tokens_shown(value))
+            elif spec.kind == "scores":
+                scores = {who: Recorded(v, vpos) for who, (v, vpos, _k) in self.by_player(value).items()}
+            elif spec.kind == "winners":
+                items = [(value, node.pos_of(spec.key))] if isinstance(value, str) else \
+                    [(w, value.pos_of(i)) for i, w in enumerate(value)]
+                found = tuple(p for p in (self.player(w, wpos) for w, wpos in items) if p)
+                winners = Recorded(found, node.pos_of(spec.key))
+        keys = {k: node.key_position(k) for k in node} if isinstance(node, LMap) and node else {}
+        return EndRecord(pos, tuple(zones), tokens, scores, winners, keys, tuple(claim_keys))
+
+    def tokens_shown(self, node: LMap) -> dict[str, dict[str, Recorded]]:
+        """space -> player -> values turned face up at the end."""
+        out: dict[str, dict[str, Recorded]] = {}
+        on = self.rules.tokens.on  # type: ignore[union-attr]
+        for name, owners in node.items():
+            space = self.item(on, name, node.key_position(name))
+            if space is None:
+                continue
+            row = out.setdefault(space, {})
             for who, (values, vpos, _k) in self.by_player(owners).items():
                 row[who] = Recorded(tuple(values) if isinstance(values, list) else (values,), vpos)
-        scores = {who: Recorded(v, vpos) for who, (v, vpos, _k) in self.by_player(node.get("scores")).items()}
-        winners = None
-        if "winner" in node:
-            raw = node["winner"]
-            items = [(raw, node.pos_of("winner"))] if isinstance(raw, str) else \
-                [(w, raw.pos_of(i)) for i, w in enumerate(raw)]
-            found = tuple(p for p in (self.player(w, wpos) for w, wpos in items) if p)
-            winners = Recorded(found, node.pos_of("winner"))
-        keys = {k: node.key_position(k) for k in node} if isinstance(node, LMap) and node else {}
-        return EndRecord(pos, self.evidence(node.get("evidence")), counters, scores, winners, keys)
+        return out
 
     # -- moves ------------------------------------------------------------------------
     def move(self, index: int, raw: LMap) -> LoggedMove | None:
@@ -348,24 +396,28 @@ class _Parser:
 
     def value(self, move: Move, p: MoveParam, value: Any, pos: Position | None) -> Any:
         """A parameter's value from the log, names resolved (``_BAD`` if unusable)."""
-        if p.type in ("clues", "clue_list"):
+        if p.type == "items":
+            noun = self.rules.noun(p.of)  # type: ignore[arg-type]
             if not isinstance(value, list):
-                self.error("LG116", f"'{p.name}' of '{move.name}' is a list of clues", pos)
+                self.error("LG116", f"'{p.name}' of '{move.name}' is a list of {noun}s", pos)
                 return _BAD
-            clues = [self.clue(v, value.pos_of(i)) for i, v in enumerate(value)]
-            return _BAD if None in clues else clues
-        if p.type == "clue":
+            found = [self.item(p.of, v, value.pos_of(i)) for i, v in enumerate(value)]  # type: ignore[arg-type]
+            return _BAD if None in found else found
+        if p.type == "item":
             if isinstance(value, (list, dict)):
-                self.error("LG116", f"'{p.name}' of '{move.name}' is one clue", pos)
+                self.error("LG116", f"'{p.name}' of '{move.name}' is one {self.rules.noun(p.of)}", pos)  # type: ignore[arg-type]
                 return _BAD
-            clue = self.clue(value, pos)
-            return _BAD if clue is None else clue
-        if p.type in ("count", "counter_value"):
+            found = self.item(p.of, value, pos)  # type: ignore[arg-type]
+            return _BAD if found is None else found
+        if p.type == "player":
+            found = self.player(value, pos)
+            return _BAD if found is None else found
+        if p.type in ("count", "token_value"):
             if isinstance(value, bool) or not isinstance(value, int):
                 self.error("LG116", f"'{p.name}' of '{move.name}' is a whole number, not {value!r}", pos)
                 return _BAD
             return value
-        if p.type == "reveal_list":
+        if p.type == "token_reveals":
             return self.reveals(move, p, value, pos)
         return value
 
@@ -373,7 +425,7 @@ class _Parser:
         """Values, or ``(player, value)`` pairs from a mapping player -> value(s)."""
         def number(v: Any, where: Position | None) -> bool:
             if isinstance(v, bool) or not isinstance(v, int):
-                self.error("LG116", f"a revealed counter value is a whole number, not {v!r}", where)
+                self.error("LG116", f"a revealed {self.rules.tokens.noun} value is a whole number, not {v!r}", where)  # type: ignore[union-attr]
                 return False
             return True
 

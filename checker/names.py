@@ -1,4 +1,4 @@
-"""Names in a log: clues as printed or by any alias, players as seated.
+"""Names in a log: items (cards...) as printed or by any alias, players as seated.
 
 Both are matched case-insensitively with spaces collapsed; a name that
 matches nothing gets a diagnostic with "did you mean ...".
@@ -6,14 +6,15 @@ matches nothing gets a diagnostic with "did you mean ...".
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
 >>> from ruleslawyer.spec.diagnostics import Position
 >>> rules = load_rules(str(next(rules_dir().glob("*.yaml"))))
->>> clue = max(rules.clues.values(), key=lambda c: len(c.name))
+>>> comp = next(c for c in rules.components.values() if c.attributes)
+>>> item = max((rules.items[i] for i in comp.items), key=lambda c: len(c.name))
 >>> names = Names(rules, ("Helen", "Gordon"))
->>> names.clue(clue.name.upper(), None) == clue.id, names.player("gordon", None)
+>>> names.item(comp.id, item.name.upper(), None) == item.id, names.player("gordon", None)
 (True, 'Gordon')
->>> names.clue(clue.name[:-1], Position("g.yaml", 4, 9)) is None
+>>> names.item(comp.id, item.name[:-1], Position("g.yaml", 4, 9)) is None
 True
 >>> d = names.diagnostics[0]
->>> d.code, str(d.position), d.hint == f"did you mean '{clue.name}'?"
+>>> d.code, str(d.position), d.hint == f"did you mean '{item.name}'?"
 ('LG110', 'g.yaml:4:9', True)
 """
 
@@ -35,20 +36,22 @@ def fold(text: Any) -> str:
 
 @dataclass
 class Names:
-    """Resolves clue and player names, collecting diagnostics for bad ones."""
+    """Resolves item and player names, collecting diagnostics for bad ones."""
 
     rules: Ruleset
     players: Sequence[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def clue(self, text: Any, pos: Position | None) -> str | None:
-        """The clue id for a name or alias; None (and a diagnostic) if unknown."""
-        found = self.rules.find_clue(str(text)) if isinstance(text, (str, int)) and not isinstance(text, bool) else None
+    def item(self, component: str, text: Any, pos: Position | None) -> str | None:
+        """The item id for a name or alias; None (and a diagnostic) if unknown."""
+        ok = isinstance(text, (str, int)) and not isinstance(text, bool)
+        found = self.rules.find(component, str(text)) if ok else None
         if found is not None:
             return found
-        guess = did_you_mean(str(text), list(self.rules.aliases))
-        hint = f"did you mean '{self.rules.clue_name(self.rules.aliases[guess])}'?" if guess else None
-        self.diagnostics.append(Diagnostic("LG110", f"unknown clue '{text}'", pos, hint=hint))
+        table = self.rules.aliases.get(component, {})
+        guess = did_you_mean(str(text), list(table))
+        hint = f"did you mean '{self.rules.name(table[guess])}'?" if guess else None
+        self.diagnostics.append(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint))
         return None
 
     def player(self, text: Any, pos: Position | None) -> str | None:

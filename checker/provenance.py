@@ -1,6 +1,6 @@
 """Where a rule comes from: ``ruleslawyer rules explain``.
 
-Finds a rule by move/requirement id (``suspect/not-previous``), by code
+Finds a rule by ``move/requirement`` id, by code
 (``LA212``), or by parameter or option name, and shows what it checks with
 the rulebook sentence it cites, located in the source file by line.
 """
@@ -61,8 +61,8 @@ def find(rules: Ruleset, query: str) -> list[Found]:
         m = rules.moves[q]
         lines = [f"parameters: {', '.join(p.name for p in m.params) or '-'}",
                  f"requires: {', '.join(f'{r.id} ({r.code})' for r in m.requires) or '-'}"]
-        if m.observe is not None:
-            lines.append(f"observes ({m.observe.visible}): {m.observe.fact.source}")
+        for ob in m.observe:
+            lines.append(f"observes (seen by {ob.seen_by.source}): {ob.fact.source}")
         out.append(Found("move", q, tuple(lines), m.cite))
     for step in rules.scoring.steps:
         if q == step.id or q == f"scoring/{step.id}":

@@ -1,79 +1,138 @@
-"""Replaying a log through the state machine, reporting every violation.
+"""Replaying a log through the state machine: the one replay ``check`` and ``solve`` share.
 
 Each move is checked by the compiled state machine (its requirements from
 the rule file), then applied *as played*, so that one mistake does not hide
-the next.  Alongside, the replay asks whether what the table observed is
-consistent (:mod:`checker.verdicts`, :mod:`checker.counters`) and, at the
-end, whether the recorded scores and winners are the computed ones
-(:mod:`checker.ending`).  Problems go to a
-:class:`~ruleslawyer.spec.diagnostics.Reporter`, which may stop at the first
-(strict).  Each violation points at the part of the move it is about and
-notes the earlier moves behind it (:mod:`checker.blame`).
+the next.  Every fact a move lets players observe is kept with its move
+(:class:`Step`), which is all ``solve`` needs.  Alongside, the replay feeds
+the parts the rule file switches on: the records of cards in zones and the
+consistency of every observation (:mod:`checker.observed`, always, when the
+rules declare a deal), the ledger of hidden token values
+(:mod:`checker.tokens`, when they declare ``tokens:``) and the end of the
+game, scores and winners (:mod:`checker.ending`, when they declare
+``scoring:``).  Problems go to a :class:`~ruleslawyer.spec.diagnostics.Reporter`,
+which may stop at the first (strict).  Each violation points at the part of
+the move it is about and notes the earlier moves behind it
+(:mod:`checker.blame`).  The machine is the only owner of its state: nothing
+here writes into it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
+from ..spec.dealmodel import Deal
 from ..spec.diagnostics import Position, Related, Reporter
-from ..spec.machine import MALFORMED, Outcome, Play, State, Violation
+from ..spec.facts import Fact
+from ..spec.machine import MALFORMED, Machine, Outcome, Play, State, Violation
 from ..spec.model import Require, Ruleset
 from ..spec.scoring import ScoreTable
 from .context import Context
-from .counters import Counters
 from .ending import Ending
 from .log import GameLog, LoggedMove
-from .verdicts import Verdicts
+from .observed import Observed
+from .tokens import Tokens
 
-__all__ = ["ReplayResult", "replay"]
+__all__ = ["Step", "Replay", "replay"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of the log: where it stands, the state before it, what it did and showed."""
+
+    index: int              # 0-based position in the log's moves
+    logged: LoggedMove
+    before: State
+    outcome: Outcome
+    facts: tuple[Fact, ...]  # what the move let players observe (source: ("move", index))
+
+    @property
+    def number(self) -> int:
+        """1-based move number, as reports and ``--at`` count."""
+        return self.index + 1
+
+    @property
+    def play(self) -> Play:
+        return self.logged.play
+
+    @property
+    def position(self) -> Position:
+        return self.logged.position
 
 
 @dataclass
-class ReplayResult:
-    """Where the replay left the game."""
+class Replay:
+    """Where the replay left the game, and everything observed on the way."""
 
+    log: GameLog
+    rules: Ruleset
+    machine: Machine
+    deal: Deal
+    steps: list[Step]
+    records: list[Fact]            # the cards the log records in zones (private records, shown at the end)
     state: State
     table: ScoreTable | None
     solution: frozenset[str] | None
+    reporter: Reporter = field(default_factory=Reporter)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.log.header.players
+
+    def facts(self, upto: int | None = None) -> list[Fact]:
+        """The records' facts, then each move's facts up to move number ``upto`` (1-based).
+
+        A card a log shows at the end was its holder's own knowledge from the
+        deal: it counts for that player (and the omniscient) at every move.
+        """
+        chosen = [f for s in self.steps if upto is None or s.number <= upto for f in s.facts]
+        records = [replace(f, viewers=frozenset({f.source[1]})) if f.source[0] == "end" else f
+                   for f in self.records]
+        return [*records, *chosen]
 
 
-def replay(log: GameLog, rules: Ruleset, reporter: Reporter) -> ReplayResult:
-    """Replay every move; report problems to ``reporter`` (may raise StopReplay)."""
-    return _Replay(Context(log, rules, reporter)).run()
+def replay(log: GameLog, rules: Ruleset, reporter: Reporter | None = None) -> Replay:
+    """Replay every move; report problems to ``reporter`` (a strict one may raise StopReplay)."""
+    return _Replay(Context(log, rules, reporter or Reporter())).run()
 
 
 class _Replay:
     def __init__(self, ctx: Context):
         self.ctx = ctx
-        self.verdicts = Verdicts(ctx)
-        self.counters = Counters(ctx)
-        self.ending = Ending(ctx, self.verdicts)
+        self.observed = Observed(ctx) if ctx.rules.deal is not None else None
+        self.tokens = Tokens(ctx) if ctx.rules.tokens is not None else None
+        self.ending = Ending(ctx, self.observed) if self.observed is not None else None
         self.after_end_reported = False
+        self.steps: list[Step] = []
 
-    def run(self) -> ReplayResult:
+    def run(self) -> Replay:
         ctx = self.ctx
-        self.verdicts.evidence()
+        if self.observed is not None:
+            self.observed.records()
         state = ctx.machine.start(ctx.log.header.players, ctx.log.header.first)
         for index, logged in enumerate(ctx.log.moves):
             state = self.step(index, logged, state)
-        state = self.counters.end(state)
-        self.ending.reached(state)
+        if self.tokens is not None:
+            self.tokens.end(state)
+        if self.ending is not None:
+            self.ending.reached(state)
         ctx.flush()
-        solution = self.verdicts.solution()
-        return ReplayResult(state, self.ending.score(state, solution), solution)
+        solution = self.observed.solution() if self.observed is not None else None
+        values = self.tokens.values() if self.tokens is not None else {}
+        table = self.ending.score(state, solution, values) if self.ending is not None else None
+        records = self.observed.facts() if self.observed is not None else []
+        return Replay(ctx.log, ctx.rules, ctx.machine, ctx.deal, self.steps, records, state, table, solution,
+                      ctx.reporter)
 
     def step(self, index: int, logged: LoggedMove, before: State) -> State:
         """Check one move, apply it as played, record what it shows."""
-        ctx = self.ctx
-        play = self.counters.with_private_value(logged)
-        first_after_end = (before.ended and not self.after_end_reported and ctx.blame.ended is not None
-                           and "game-ends" in ctx.checks)
+        ctx, play = self.ctx, logged.play
+        first_after_end = (before.ended and not self.after_end_reported and ctx.blame.ended is not None)
         if first_after_end:
             self.after_end_reported = True
             ctx.emit("game-ends", "", ctx.log.moves[ctx.blame.ended].position,  # type: ignore[index]
                      (Related("the log goes on here", logged.position),))
-        outcome = ctx.machine.play(before, self.without_reveals(play))
+        outcome = ctx.machine.play(before, play)
         if before.ended:  # nothing a move does after the end of the game counts
             outcome = Outcome(before.copy(), outcome.violations)
         violations = outcome.violations
@@ -84,23 +143,20 @@ class _Replay:
             violations = [] if first_after_end else after_end
         for v in violations:
             self.report(v, logged, before, play)
-        if not self.param_violations(outcome.violations):
-            self.verdicts.check(index, logged, before, play)
-        self.counters.after(logged, before, play, outcome)
-        after = self.counters.sync(outcome.state)
-        ctx.blame.update(index, before, after)
-        return after
-
-    def without_reveals(self, play: Play) -> Play:
-        """The move for the machine: the ledger, not the machine, reads revealed values."""
-        name = self.ctx.param_of(play.kind, "reveal_list")
-        if name is None or name not in play.args:
-            return play
-        return Play(play.kind, play.actor, {k: v for k, v in play.args.items() if k != name})
+        facts: tuple[Fact, ...] = ()
+        if not self.param_violations(outcome.violations) and not before.ended:
+            facts = tuple(ctx.machine.observations(before, play, ("move", index)))
+            if self.observed is not None:
+                self.observed.check(index, logged, list(facts))
+        if self.tokens is not None:
+            self.tokens.after(logged, before, play, outcome)
+        ctx.blame.update(index, before, outcome.state)
+        self.steps.append(Step(index, logged, before, outcome, facts))
+        return outcome.state
 
     # -- violations of the move's requirements ------------------------------------------
     def param_violations(self, violations: list[Violation]) -> bool:
-        """Whether the move's parameters themselves are wrong (then its verdict is not read)."""
+        """Whether the move's parameters themselves are wrong (then what it shows is not read)."""
         for v in violations:
             kind, _, rest = v.rule.partition("/")
             move = self.ctx.rules.moves.get(kind)
@@ -155,14 +211,22 @@ class _Replay:
             notes.append(ctx.move_note(blame.phase, f"the {before.phase} phase began here"))
         if "turn" in names and blame.turn is not None:
             notes.append(ctx.move_note(blame.turn, f"{before.turn}'s turn from here"))
-        clues = [c for c in _strings(play.args.values()) if c in ctx.rules.clues]
-        if "covered" in names:
-            notes.extend(ctx.move_note(blame.covered[c], f"{ctx.name(c)} covered here")
-                         for c in clues if c in blame.covered and c in before.covered)
+        items = [c for c in _strings(play.args.values()) if c in ctx.rules.items]
         if "spaces" in names:
-            notes.extend(ctx.token_notes(t for c in clues for t in before.spaces.get(c, ())))
+            notes.extend(ctx.token_notes(t for c in items for t in before.spaces.get(c, ())))
+        env = None
         for base, attr, _col in req.expr.attributes:
-            if base == "vars" and attr in blame.vars:
+            if base != "vars":
+                continue
+            var = ctx.rules.state.get(attr)
+            if var is not None and var.added is not None:
+                current = before.vars.get(attr)
+                for item in items:
+                    where = blame.added.get(attr, {}).get(item)
+                    if where is not None and isinstance(current, frozenset) and item in current:
+                        env = env or ctx.machine.env(before, play.actor)
+                        notes.append(ctx.move_note(where, var.added.render({**env, "item": item})))
+            elif attr in blame.vars:
                 notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here (sets {attr})"))
         return list(dict.fromkeys(notes))
 

@@ -8,7 +8,7 @@ game's code, rule statement and citation; the loader reads them into
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
 >>> checks = log_checks(load_rules(str(next(rules_dir().glob("*.yaml")))))
 >>> sorted(checks)[:3], checks["scores"].code[-3:]
-(['counter-record', 'counter-reveal', 'counter-supply'], '401')
+(['end-not-reached', 'game-ends', 'observations'], '401')
 """
 
 from __future__ import annotations

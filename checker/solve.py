@@ -1,80 +1,37 @@
 """``ruleslawyer solve``: what is still possible after a log, for whom, and why.
 
-Replays the log through the state machine, turns each observed move into a
-solver fact (``spec.deal.observe``) and each private fact of the log into a
-viewer's fact, then asks the solver.
+Runs the one replay of :mod:`checker.replay` (the same as ``check``), takes
+the facts each move let players observe and the cards the log records in
+zones, then asks the solver from a viewpoint.  The words of the report (what
+the solution's cards are called, what a set of them is) come from the rule
+file's ``deal: solution:``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..solver import queries
-from ..solver.facts import DealShape, Fact
-from ..spec.deal import deal_shape, holds
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
-from ..spec.machine import Machine, Play
+from ..spec.facts import Fact
 from ..spec.model import Ruleset
-from .log import GameLog, parse_log
+from .log import parse_log
+from .replay import Replay, replay
 
-
-@dataclass(frozen=True)
-class Step:
-    """One move of the log with its position and the fact it produced."""
-
-    number: int
-    play: Play
-    position: Position | None
-    fact: Fact | None
-
-
-@dataclass
-class Replay:
-    rules: Ruleset
-    shape: DealShape
-    players: tuple[str, ...]
-    steps: list[Step]
-    private: list[Fact]
-
-    def facts(self, upto: int | None = None) -> list[Fact]:
-        """Private facts (known from the deal) then each move's fact up to move ``upto``."""
-        chosen = [s.fact for s in self.steps if s.fact is not None and (upto is None or s.number <= upto)]
-        return [*self.private, *chosen]
-
-
-def known_evidence(log: GameLog) -> dict[str, str]:
-    """Each player's evidence card as far as the log tells (private facts, then the end)."""
-    known = {p: r.value for p, r in log.private.evidence.items()}
-    if log.end is not None:
-        for p, r in log.end.evidence.items():
-            known.setdefault(p, r.value)
-    return known
-
-
-def replay(log: GameLog, rules: Ruleset) -> Replay:
-    """The log's moves with the fact each lets the table observe."""
-    machine = Machine(rules)
-    players = tuple(log.header.players)
-    state = machine.start(players, log.header.first)
-    steps = []
-    for n, logged in enumerate(log.moves, 1):
-        fact = machine.observation(state, logged.play, source=(n, logged.position))
-        steps.append(Step(n, logged.play, logged.position, fact))
-        state = machine.play(state, logged.play).state
-    private = [holds(card, player, source=(0, None)) for player, card in known_evidence(log).items()]
-    return Replay(rules, deal_shape(rules), players, steps, private)
+__all__ = ["run_solve", "describe_fact", "render_text"]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from ..solver import queries
-    
     log, rules = parse_log(args.log)
     rep = replay(log, rules)
-    if args.at is not None and not 0 <= args.at <= len(rep.steps):
-        _bad_argument(args.log, f"--at {args.at}: the log has {len(rep.steps)} moves")
+    if rules.deal is None or rules.deal.solution is None:
+        raise DiagnosticError([Diagnostic("RL010", f"{rules.canonical_name} declares no hidden solution to solve",
+                                          Position(args.log))])
+    moves = len(rep.steps)
+    if args.at is not None and not 0 <= args.at <= moves:
+        _bad_argument(args.log, f"--at {args.at}: the log has {moves} moves")
     if args.viewer:
         args.viewer = next((p for p in rep.players if p.lower() == args.viewer.lower()), args.viewer)
     if args.viewer and args.viewer not in rep.players:
@@ -83,20 +40,20 @@ def run_solve(args: argparse.Namespace) -> int:
             queries.Viewpoint.of_player(args.viewer) if args.viewer else queries.Viewpoint.spectator())
     facts = rep.facts(args.at)
     out: dict[str, Any] = {"rules": rules.canonical_name, "viewpoint": view.name,
-                           "after_move": args.at if args.at is not None else len(rep.steps)}
-    result = queries.solve(rep.shape, facts, view, max_solutions=args.list)
+                           "after_move": args.at if args.at is not None else moves}
+    result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
     if args.explain:
-        card = rules.find_clue(args.explain)
+        card = _card(rules, rep, args.explain)
         if card is None:
-            names = [c.name for c in rules.clues.values()]
-            _bad_argument(args.log, f"--explain {args.explain}: unknown clue", names, args.explain)
-        expl = queries.explain(rep.shape, facts, card, view)
-        out["explain"] = {"clue": card, "status": expl.status,
-                          "because": [describe_fact(rules, f) for f in expl.facts]}
+            names = [rules.name(c) for c in rep.deal.solution_cards]
+            _bad_argument(args.log, f"--explain {args.explain}: unknown {_noun(rules, rep)}", names, args.explain)
+        expl = queries.explain(rep.deal, facts, card, view)  # type: ignore[arg-type]
+        out["explain"] = {_noun(rules, rep): card, "status": expl.status,
+                          "because": [describe_fact(rules, rep, f) for f in expl.facts]}
     if args.hindsight:
         views = [queries.Viewpoint.spectator(), *(queries.Viewpoint.of_player(p) for p in rep.players)]
-        first = queries.first_determined(rep.shape, facts, views)
+        first = queries.first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
     if args.format == "json":
@@ -104,6 +61,17 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         print(render_text(rules, rep, out))
     return 0
+
+
+def _noun(rules: Ruleset, rep: Replay) -> str:
+    """What one card of the solution's deck is called (its component's noun)."""
+    deck = rules.deal.deck_of_family(rules.deal.solution.zones[0]) if rules.deal and rules.deal.solution else None
+    return rules.noun(deck.cards) if deck else "card"
+
+
+def _card(rules: Ruleset, rep: Replay, text: str) -> str | None:
+    deck = rules.deal.deck_of_family(rules.deal.solution.zones[0])  # type: ignore[union-attr]
+    return rules.find(deck.cards, text)
 
 
 def _bad_argument(log: str, message: str, choices: Any = (), given: str = "") -> None:
@@ -114,68 +82,83 @@ def _bad_argument(log: str, message: str, choices: Any = (), given: str = "") ->
 
 def _move_of(fact: Fact) -> int:
     source = fact.source
-    return source[0] if isinstance(source, tuple) else 0
+    return source[1] + 1 if isinstance(source, tuple) and source and source[0] == "move" else 0
 
 
-def describe_fact(rules: Ruleset, fact: Fact) -> dict[str, Any]:
-    """A fact in words, with the move and position that produced it."""
-    number, pos = fact.source if isinstance(fact.source, tuple) else (0, None)
-    names = [rules.clues[c].name if c in rules.clues else c for c, _w in fact.weights]
-    if fact.viewer is not None and number == 0:
-        words = f"{fact.viewer} holds {names[0]}"
+def describe_fact(rules: Ruleset, rep: Replay, fact: Fact) -> dict[str, Any]:
+    """A fact in words, with the move (or record) and position that produced it."""
+    source = fact.source if isinstance(fact.source, tuple) else ()
+    if source and source[0] == "move":
+        number, pos = source[1] + 1, rep.steps[source[1]].position
+        words = fact.text or "an observation"
+    elif source and source[0] in ("private", "end"):
+        _where, player, _key, rec = source
+        number, pos = 0, rec.position
+        words = f"{player} holds {rules.name(rec.value)}"
     else:
-        words = f"{fact.value} of [{', '.join(names)}] are evidence" if fact.op == "==" else \
-            f"evidence among [{', '.join(names)}] {fact.op} {fact.value}"
+        number, pos, words = 0, None, fact.text or "a fact"
     return {"move": number, "at": str(pos) if pos else None, "words": words}
 
 
 def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
-    """Holmes's desk: one column per category, each clue with its status and chance."""
+    """The solution's cards laid out by group, each with its status and chance."""
     solve = out["solve"]
+    word = rules.solution_word
     lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}",
-             f"{solve.get('count')} evidence set(s) remain" + ("; the solution is determined" if solve.get("determined") else "")]
+             f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
+             + ("; the solution is determined" if solve.get("determined") else "")]
+    if solve.get("worlds") == "deals":
+        lines.append(f"{solve.get('count')} deals fit")
     status = solve.get("status", {})
     probs = solve.get("probabilities", {})
     mark = {"in": "!", "out": "x"}
+    deck = rep.deal.solution_deck
+    groups = deck.constraints[0] if deck is not None and deck.constraints else None
+    columns = ([(rules.name(g), list(cards)) for g, cards in zip(groups.group_names, groups.groups)]
+               if groups else [("", list(rep.deal.solution_cards))])
     width = 28
-    lines += ["", "".join(f"{c.name:<{width}}" for c in rules.categories).rstrip()]
-    for row in range(max(len(c.clues) for c in rules.categories)):
+    lines += ["", "".join(f"{title:<{width}}" for title, _cards in columns).rstrip()]
+    for row in range(max(len(cards) for _t, cards in columns)):
         cells = []
-        for c in rules.categories:
-            cid = c.clues[row] if row < len(c.clues) else None
+        for _title, cards in columns:
+            cid = cards[row] if row < len(cards) else None
             if cid is None:
                 cells.append(" " * width)
                 continue
             p = probs.get(cid)
             chance = f"{p * 100:5.1f}%" if p is not None else "     -"
-            cells.append(f"{rules.clues[cid].name[:18]:<18} {chance}{mark.get(status.get(cid, ''), ' ')}".ljust(width))
+            cells.append(f"{rules.name(cid)[:18]:<18} {chance}{mark.get(status.get(cid, ''), ' ')}".ljust(width))
         lines.append("".join(cells).rstrip())
-    lines.append("(! certainly evidence, x certainly a red herring; chances under a uniform deal)")
+    lines.append(f"(! {word('certainly_in', 'certainly in the solution')}, "
+                 f"x {word('certainly_out', 'certainly not in the solution')}; chances under a uniform deal)")
     patterns = solve.get("pattern_probabilities") or []
-    if len({tuple(p["pattern"]) for p in patterns}) > 1:
-        lines += ["", "evidence cards per category:"]
-        for i, c in enumerate(rules.categories):
+    if groups is not None and len({tuple(p["pattern"]) for p in patterns}) > 1:
+        lines += ["", f"{word('per_group', 'solution cards per group')}:"]
+        for i, name in enumerate(groups.group_names):
             by_n: dict[int, float] = {}
             for item in patterns:
                 n = item["pattern"][i]
                 by_n[n] = by_n.get(n, 0.0) + item["probability"]
-            lines.append(f"  {c.name:<12} " + ", ".join(f"{n}: {q * 100:.1f}%" for n, q in sorted(by_n.items())))
+            lines.append(f"  {rules.name(name):<12} " + ", ".join(f"{n}: {q * 100:.1f}%" for n, q in sorted(by_n.items())))
     if solve.get("solutions"):
         lines.append("")
         lines.append("remaining solutions:")
         for sol in solve["solutions"]:
-            lines.append("  " + ", ".join(rules.clues[c].name for c in sol))
+            lines.append("  " + ", ".join(rules.name(c) for c in sol))
     if "explain" in out:
         ex = out["explain"]
-        verdict = {"in": "is certainly evidence", "out": "is certainly a red herring"}.get(ex["status"], "is still open")
-        lines += ["", f"{rules.clues[ex['clue']].name} {verdict}" + (", because:" if ex["because"] else "")]
+        card = ex[_noun(rules, rep)]
+        verdict = {"in": f"is {word('certainly_in', 'certainly in the solution')}",
+                   "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
+        lines += ["", f"{rules.name(card)} {verdict}" + (", because:" if ex["because"] else "")]
         for b in ex["because"]:
             where = f"{b['at']}: " if b["at"] else ""
             lines.append(f"  {where}move {b['move']}: {b['words']}")
     if "hindsight" in out:
         lines += ["", "first move after which the solution was determined:"]
+        could_end = word("could_end", "could have ended the game then")
         for who, step in out["hindsight"].items():
             when = "not yet" if step is None else f"after move {step}"
-            could = " (could have accused then)" if step is not None and who.startswith("player:") else ""
+            could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
             lines.append(f"  {who}: {when}{could}")
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Writing a game as a log, in the format :mod:`checker.log` reads.
 
 Used to turn simulated games (and counterexamples) into logs a person can
-read and the checker can replay.  One move per line, clues by printed name.
+read and the checker can replay.  One move per line, items by printed name;
+the keys of ``private:`` and ``end:`` are the ones the rule file declares.
 
 >>> scalar("7:00"), scalar("Samuel Baker"), scalar("yes"), scalar(3)
 ('"7:00"', 'Samuel Baker', '"yes"', '3')
@@ -25,10 +26,10 @@ _RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
 
 @dataclass
 class EndSection:
-    """What the end of a game records."""
+    """What the end of a game records, by kind (the keys come from the rule file's ``log: end:``)."""
 
-    evidence: Mapping[str, str] = field(default_factory=dict)               # player -> clue id
-    counters: Mapping[str, Mapping[str, Sequence[int]]] = field(default_factory=dict)  # clue -> player -> values
+    zones: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)    # zone family -> player -> card(s)
+    tokens: Mapping[str, Mapping[str, Sequence[int]]] = field(default_factory=dict)  # space -> player -> values
     scores: Mapping[str, int] = field(default_factory=dict)
     winners: Sequence[str] = ()
 
@@ -63,9 +64,9 @@ def _move(rules: Ruleset, play: Play) -> str:
 
 
 def _named(rules: Ruleset, value: Any) -> Any:
-    """Clue ids to printed names; reveal pairs to a mapping player -> value(s)."""
+    """Item ids to printed names; reveal pairs to a mapping player -> value(s)."""
     if isinstance(value, str):
-        return rules.clue_name(value) if value in rules.clues else value
+        return rules.name(value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, tuple) for v in value):
         out: dict[str, list[int]] = {}
         for owner, v in value:
@@ -76,12 +77,22 @@ def _named(rules: Ruleset, value: Any) -> Any:
     return value
 
 
+def _key(rules: Ruleset, section: str, kind: str, zone: str | None = None) -> str | None:
+    """The log key the rules declare for a kind of record (None when they declare none)."""
+    return next((r.key for r in rules.records if r.section == section and r.kind == kind
+                 and (zone is None or r.zone == zone)), None)
+
+
 def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *, first: str | None = None,
                rules_ref: str | None = None, variant: str | None = None, house: Sequence[str] = (),
-               title: str | None = None, private_evidence: Mapping[str, str] | None = None,
-               private_counters: Mapping[str, Sequence[int | None]] | None = None,
+               title: str | None = None, private_zones: Mapping[str, Mapping[str, Any]] | None = None,
+               private_tokens: Mapping[str, Sequence[int | None]] | None = None,
                end: EndSection | None = None) -> str:
-    """The log of a game as YAML text."""
+    """The log of a game as YAML text.
+
+    ``private_zones``: zone family -> player -> card (or list of cards) they hold;
+    ``private_tokens``: player -> token values in the order placed.
+    """
     lines = []
     if title:
         lines.append(f"title: {scalar(title)}")
@@ -93,26 +104,33 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
     lines.append(f"players: {_flow(list(players))}")
     if first and first != players[0]:
         lines.append(f"first: {scalar(first)}")
-    if private_evidence or private_counters:
+    private = [(_key(rules, "private", "zone", z), {p: _named(rules, c) for p, c in held.items()})
+               for z, held in (private_zones or {}).items()]
+    if private_tokens:
+        private.append((_key(rules, "private", "token_values"), {p: list(v) for p, v in private_tokens.items()}))
+    private = [(k, v) for k, v in private if k is not None and v]
+    if private:
         lines.append("private:")
-        if private_evidence:
-            lines.append(f"  evidence: {_flow({p: rules.clue_name(c) for p, c in private_evidence.items()})}")
-        if private_counters:
-            lines.append(f"  counters: {_flow({p: list(v) for p, v in private_counters.items()})}")
+        lines.extend(f"  {k}: {_flow(v)}" for k, v in private)
     lines.append("moves:")
     lines.extend(_move(rules, p) for p in plays)
     if end is not None:
         lines.append("end:")
-        if end.evidence:
-            lines.append(f"  evidence: {_flow({p: rules.clue_name(c) for p, c in end.evidence.items()})}")
-        if end.counters:
-            lines.append("  counters:")
-            for clue, owners in end.counters.items():
+        for z, held in end.zones.items():
+            key = _key(rules, "end", "zone", z)
+            if key and held:
+                lines.append(f"  {key}: {_flow({p: _named(rules, c) for p, c in held.items()})}")
+        key = _key(rules, "end", "tokens_shown")
+        if end.tokens and key:
+            lines.append(f"  {key}:")
+            for space, owners in end.tokens.items():
                 row = {p: (v[0] if len(v) == 1 else list(v)) for p, v in owners.items()}
-                lines.append(f"    {scalar(rules.clue_name(clue))}: {_flow(row)}")
-        if end.scores:
-            lines.append(f"  scores: {_flow(dict(end.scores))}")
-        if end.winners:
+                lines.append(f"    {scalar(rules.name(space))}: {_flow(row)}")
+        key = _key(rules, "end", "scores")
+        if end.scores and key:
+            lines.append(f"  {key}: {_flow(dict(end.scores))}")
+        key = _key(rules, "end", "winners")
+        if end.winners and key:
             winners = list(end.winners)
-            lines.append(f"  winner: {_flow(winners[0] if len(winners) == 1 else winners)}")
+            lines.append(f"  {key}: {_flow(winners[0] if len(winners) == 1 else winners)}")
     return "\n".join(lines) + "\n"

@@ -37,7 +37,7 @@ class Position:
 
 @dataclass(frozen=True)
 class Related:
-    """A note pointing at another place ("verdict given here")."""
+    """A note pointing at another place ("the game ended here")."""
 
     message: str
     position: Position | None = None

@@ -3,21 +3,20 @@
 Its syntax is the expression subset of Python (comparisons, ``and``/``or``,
 arithmetic, ``x if c else y``, list/set comprehensions, calls to a fixed set
 of functions), parsed with :mod:`ast` and interpreted here from a whitelist —
-nothing is ever passed to ``eval``.  One compiled expression serves three
-backends, chosen by the values bound in its environment:
+nothing is ever passed to ``eval``.  One compiled expression serves the
+state machine (plain Python values: conditions become predicates) and the
+solver: where an expression counts hidden cards in zones
+(``count(hand(actor), move.asked)``, ``card in hand(p)``), comparisons build
+facts of :mod:`spec.facts` instead of truth values, and ``and``, ``or``,
+``not`` and ``x if c else y`` combine them.
 
-* the state machine binds plain Python values: conditions become predicates;
-* the solver binds ``evidence(c)`` to a :class:`Linear` term: constraints
-  become :class:`~ruleslawyer.solver.facts.Fact` values (linear counts) that
-  the numpy, brute-force and Z3 engines all read;
-* scoring binds ``evidence(c)`` to membership in the revealed solution.
-
->>> e = compile_expr("sum(evidence(c) for c in move.clues) == move.smiles")
->>> e.run({"move": Namespace(clues=["a", "b"], smiles=1), "evidence": lambda c: c == "a"})
+>>> e = compile_expr("count(hand(), move.cards) == move.n")
+>>> env = {"move": Namespace(cards=["a", "b"], n=1), "hand": lambda: Zones({"hand:Ann"})}
+>>> fact = e.run(env)
+>>> fact.holds({"a": "hand:Ann", "b": "rest"}), fact.holds({"a": "rest", "b": "rest"})
+(True, False)
+>>> compile_expr("'a' in hand() or move.n > 3").run(env).holds({"a": "hand:Ann"})
 True
->>> fact = e.run({"move": Namespace(clues=["a", "b"], smiles=1), "evidence": Linear.card})
->>> fact.weights, fact.op, fact.value
-((('a', 1), ('b', 1)), '==', 1)
 """
 
 from __future__ import annotations
@@ -28,9 +27,11 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from . import facts
 from .diagnostics import Diagnostic, DiagnosticError, Position
+from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 
-__all__ = ["Expr", "compile_expr", "Namespace", "Linear", "ExprError", "FUNCTIONS"]
+__all__ = ["Expr", "compile_expr", "Namespace", "ExprError", "FUNCTIONS"]
 
 
 class ExprError(Exception):
@@ -66,73 +67,30 @@ class Namespace(Mapping[str, Any]):
         return f"Namespace({self._data!r})"
 
 
-@dataclass(frozen=True)
-class Linear:
-    """A linear term over solution cards: ``sum(w * [c in solution]) + k``."""
-
-    weights: tuple[tuple[str, int], ...] = ()
-    constant: int = 0
-
-    @classmethod
-    def card(cls, name: str) -> "Linear":
-        return cls(((name, 1),))
-
-    def _add(self, other: Any, sign: int) -> "Linear":
-        if isinstance(other, bool) or not isinstance(other, (int, Linear)):
-            raise ExprError(f"cannot add {type(other).__name__} to a count of cards")
-        if isinstance(other, int):
-            return Linear(self.weights, self.constant + sign * other)
-        merged: dict[str, int] = dict(self.weights)
-        for c, w in other.weights:
-            merged[c] = merged.get(c, 0) + sign * w
-        return Linear(tuple(sorted((c, w) for c, w in merged.items() if w)),
-                      self.constant + sign * other.constant)
-
-    def __add__(self, other: Any) -> "Linear":
-        return self._add(other, 1)
-
-    def __radd__(self, other: Any) -> "Linear":
-        return self._add(other, 1)
-
-    def __sub__(self, other: Any) -> "Linear":
-        return self._add(other, -1)
-
-    def __rsub__(self, other: Any) -> "Linear":
-        return Linear(tuple((c, -w) for c, w in self.weights), -self.constant)._add(other, 1)
-
-    def _cmp(self, op: str, other: Any) -> Any:
-        from ruleslawyer.solver.facts import Fact
-
-        if isinstance(other, Linear):
-            diff = self - other
-            return diff._cmp(op, 0)
-        if isinstance(other, bool) or not isinstance(other, int):
-            raise ExprError(f"cannot compare a count of cards with {type(other).__name__}")
-        return Fact(self.weights, op, other - self.constant)  # type: ignore[arg-type]
-
-    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
-        return self._cmp("==", other)
-
-    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
-        return self._cmp("!=", other)
-
-    def __le__(self, other: Any) -> Any:
-        return self._cmp("<=", other)
-
-    def __ge__(self, other: Any) -> Any:
-        return self._cmp(">=", other)
-
-    def __lt__(self, other: Any) -> Any:
-        return self._cmp("<", other)
-
-    def __gt__(self, other: Any) -> Any:
-        return self._cmp(">", other)
-
-    __hash__ = object.__hash__
-
-
-def _count(items: Iterable[Any]) -> int:
+def _count(items: Any, *cards: Any) -> Any:
+    """``count(items)``: how many are true; ``count(zones, cards)``: how many of the
+    cards lie in the zones (a count of hidden cards, see :mod:`spec.facts`)."""
+    if isinstance(items, Zones):
+        if len(cards) != 1:
+            raise ExprError("count(zones, cards) takes the zones and a list of cards")
+        if isinstance(cards[0], str):
+            return facts.member(cards[0], items)
+        return facts.count([str(c) for c in cards[0]], items)
+    if cards:
+        raise ExprError("count() of a list takes one argument; count(zones, cards) counts hidden cards")
     return sum(1 for x in items if x)
+
+
+def _contains(item: Any, container: Any) -> Any:
+    if isinstance(container, Zones):
+        return facts.member(str(item), container) == 1
+    return item in container
+
+
+def _not_contains(item: Any, container: Any) -> Any:
+    if isinstance(container, Zones):
+        return facts.member(str(item), container) == 0
+    return item not in container
 
 
 # Work bound for one evaluation: items iterated, built, compared or passed
@@ -177,7 +135,7 @@ _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
 _CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
            ast.Gt: operator.gt, ast.GtE: operator.ge,
-           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+           ast.In: _contains, ast.NotIn: _not_contains,
            ast.Is: operator.is_, ast.IsNot: operator.is_not}
 _MAX_SOURCE = 4000
 
@@ -186,7 +144,7 @@ Run = Callable[[Env], Any]
 
 
 def _truth(value: Any) -> bool:
-    return bool(value)
+    return bool(value)  # a fact about hidden cards refuses (see spec.facts)
 
 
 def _attr(value: Any, name: str) -> Any:
@@ -222,7 +180,7 @@ class Expr:
         except ExprError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
-                OverflowError) as exc:
+                OverflowError) as exc:  # facts.FactError is a TypeError
             raise ExprError(f"{type(exc).__name__}: {exc}") from None
         except RecursionError:
             raise ExprError("the expression recurses too deeply") from None
@@ -310,8 +268,10 @@ class _Compiler:
         if isinstance(node.op, ast.And):
             def run_and(env: Env) -> Any:
                 result: Any = True
-                for p in parts:
+                for i, p in enumerate(parts):
                     result = p(env)
+                    if is_formula(result):  # a fact: the rest joins it
+                        return all_of([result, *(q(env) for q in parts[i + 1:])])
                     if not _truth(result):
                         return result
                 return result
@@ -319,8 +279,10 @@ class _Compiler:
 
         def run_or(env: Env) -> Any:
             result: Any = False
-            for p in parts:
+            for i, p in enumerate(parts):
                 result = p(env)
+                if is_formula(result):
+                    return any_of([result, *(q(env) for q in parts[i + 1:])])
                 if _truth(result):
                     return result
             return result
@@ -329,7 +291,10 @@ class _Compiler:
     def c_UnaryOp(self, node: ast.UnaryOp, bound: frozenset[str]) -> Run:
         operand = self.compile(node.operand, bound)
         if isinstance(node.op, ast.Not):
-            return lambda env: not _truth(operand(env))
+            def run_not(env: Env) -> Any:
+                value = operand(env)
+                return negate(value) if is_formula(value) else not _truth(value)
+            return run_not
         if isinstance(node.op, ast.USub):
             return lambda env: -operand(env)
         if isinstance(node.op, ast.UAdd):
@@ -385,18 +350,31 @@ class _Compiler:
 
         def run(env: Env) -> Any:
             left = first(env)
+            found: list[Any] = []
             for fn, comp in rest:
                 right = comp(env)
                 _charge(_size(left) + _size(right))
-                if not fn(left, right):
+                result = fn(left, right)
+                if is_formula(result):
+                    found.append(result)
+                elif not result:
                     return False
                 left = right
-            return True
+            return all_of(found) if found else True
         return run
 
     def c_IfExp(self, node: ast.IfExp, bound: frozenset[str]) -> Run:
         test, body, other = (self.compile(n, bound) for n in (node.test, node.body, node.orelse))
-        return lambda env: body(env) if _truth(test(env)) else other(env)
+
+        def run(env: Env) -> Any:
+            cond = test(env)
+            if is_formula(cond):
+                a, b = body(env), other(env)
+                if not all(is_formula(x) or isinstance(x, bool) for x in (a, b)):
+                    _truth(cond)  # refuses: a value cannot depend on a hidden fact
+                return if_then_else(cond, a, b)
+            return body(env) if _truth(cond) else other(env)
+        return run
 
     def c_Call(self, node: ast.Call, bound: frozenset[str]) -> Run:
         if node.keywords:

@@ -32,7 +32,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Union
 
-__all__ = ["Lin", "Atom", "And", "Or", "Not", "Const", "Formula", "Fact", "FactError",
+__all__ = ["Lin", "Atom", "And", "Or", "Not", "Const", "Formula", "Fact", "FactError", "Zones", "is_formula",
            "count", "member", "all_of", "any_of", "negate", "implies", "if_then_else",
            "TRUE", "FALSE", "OPS"]
 
@@ -382,3 +382,18 @@ class Fact:
 
     def cards(self) -> frozenset[str]:
         return self.formula.cards()
+
+
+class Zones(frozenset):
+    """A set of zone ids, as rule expressions see them (``hand(actor)``).
+
+    ``card in zones`` in a rule expression is the membership fact
+    ``member(card, zones) == 1`` (see :mod:`spec.expr`).
+    """
+
+    def __repr__(self) -> str:
+        return "Zones(" + ", ".join(sorted(self)) + ")"
+
+
+def is_formula(value: Any) -> bool:
+    return isinstance(value, _Node)

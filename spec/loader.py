@@ -2,11 +2,12 @@
 
 Every problem is reported as a positioned diagnostic: schema violations
 (unknown key RL101, wrong type RL102, missing key RL103, bad value RL104),
-bad expressions (RL120), unknown names (RL121 name, RL122 parameter, RL123
-option, RL124 option value, RL125 source, RL126 clue or alias, RL127
-variant, RL128 phase or move), values out of range or contradictory
-(RL130, RL131) and overlay problems (RL140 cycle, RL141 missing base,
-RL142 overlay for another game).
+bad expressions (RL120), unknown names (RL121 name, component, attribute,
+zone family or state variable, RL122 parameter, RL123 option, RL124 option
+value, RL125 source, RL126 item or alias, RL127 variant, RL128 phase or
+move), values out of range or contradictory (RL130, RL131) and overlay
+problems (RL140 cycle, RL141 missing base, RL142 overlay for another game).
+The sections themselves are built by :mod:`spec.builder`.
 """
 
 from __future__ import annotations
@@ -14,33 +15,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import permutations
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import jsonschema
 
+from .builder import Builder, Ctx, check_references, fold, unknown
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
-from .expr import Expr, compile_expr
-from .model import (Category, Cite, Clue, Effect, Flow, Function, LogCheck, Move, MoveParam, Observation,
-                    Option, Require, Ruleset, Scoring, ScoringStep, Setting, Template)
-from .source import LMap, LSeq, position_of, read_yaml
+from .model import Cite, Move, Option, Require, Ruleset, Setting
+from .source import LMap, position_of, read_yaml
 
-__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "deal_patterns", "ENGINE_NAMES"]
+__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
 
 SPEC_DIR = Path(__file__).resolve().parent
 MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
-
-# Names every rule expression may read (bound by the state machine).
-ENGINE_NAMES = frozenset({
-    "players", "n_players", "actor", "phase", "turn", "first", "out", "active", "passed",
-    "covered", "spaces", "tokens", "clues", "categories", "category", "clues_of", "params",
-    "options", "vars", "move", "ended", "next_active", "counters_left", "counters_left_of", "name",
-})
-OBSERVE_NAMES = frozenset({"evidence"})
-SCORING_NAMES = frozenset({"evidence", "solution", "player", "score", "t"})
-EFFECT_VERBS = ("set", "cover", "reveal", "eliminate", "pass", "clear_passes", "place", "phase", "turn", "end", "when")
-
 
 def rules_dir() -> Path:
     """The bundled rules/ folder."""
@@ -106,8 +94,16 @@ def _walk(doc: Any, path: Sequence[Any]) -> tuple[Any, Position | None]:
 
 
 def schema_diagnostics(doc: Any, schema_name: str) -> list[Diagnostic]:
-    """Validate ``doc`` and turn every error into a positioned diagnostic."""
-    validator = _schema(schema_name)
+    """Validate ``doc`` against a bundled schema; every error a positioned diagnostic."""
+    return _diagnostics(doc, _schema(schema_name))
+
+
+def schema_errors(doc: Any, schema: dict[str, Any]) -> list[Diagnostic]:
+    """As :func:`schema_diagnostics`, for a schema built at run time (e.g. a log's, per rule set)."""
+    return _diagnostics(doc, jsonschema.Draft202012Validator(schema))
+
+
+def _diagnostics(doc: Any, validator: jsonschema.Draft202012Validator) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
@@ -158,173 +154,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-@dataclass
-class _Ctx:
-    """Collects diagnostics while one rule set is built."""
-
-    diagnostics: list[Diagnostic]
-
-    def error(self, code: str, message: str, pos: Position | None, hint: str | None = None,
-              related: Iterable[Related] = ()) -> None:
-        self.diagnostics.append(Diagnostic(code, message, pos, related=tuple(related), hint=hint))
-
-
-def _cite(node: Any, pos: Position | None) -> Cite | None:
-    if not isinstance(node, dict):
-        return None
-    return Cite(str(node.get("src", "")), str(node.get("quote", "")), pos)
-
-
-class _Builder:
-    def __init__(self, doc: LMap, ctx: _Ctx):
-        self.doc = doc
-        self.ctx = ctx
-        self.exprs: list[tuple[Expr, Position | None, frozenset[str]]] = []
-        self.cites: list[Cite] = []
-
-    # -- expressions -----------------------------------------------------
-    def expr(self, container: Any, key: Any, extra: frozenset[str] = frozenset()) -> Expr | None:
-        pos = position_of(container, key)
-        try:
-            e = compile_expr(container[key], pos)
-        except DiagnosticError as exc:
-            self.ctx.diagnostics.extend(exc.diagnostics)
-            return None
-        self.exprs.append((e, pos, extra))
-        return e
-
-    def template(self, container: Any, key: Any, extra: frozenset[str] = frozenset()) -> Template:
-        pos = position_of(container, key)
-        try:
-            t = Template.parse(str(container[key]), pos)
-        except DiagnosticError as exc:
-            self.ctx.diagnostics.extend(exc.diagnostics)
-            return Template((str(container[key]),))
-        for e in t.expressions():
-            self.exprs.append((e, pos, extra))
-        return t
-
-    def cite(self, node: Any, key: str = "cite") -> Cite | None:
-        if not isinstance(node, dict) or key not in node:
-            return None
-        c = _cite(node[key], position_of(node, key))
-        if c:
-            self.cites.append(c)
-        return c
-
-    # -- sections --------------------------------------------------------
-    def categories(self) -> tuple[tuple[Category, ...], dict[str, Clue], dict[str, str]]:
-        cats, clues, aliases = [], {}, {}
-        alias_pos: dict[str, Position | None] = {}
-        section = self.doc["components"]["categories"]
-        self.cite(section)
-        for cat in section["list"]:
-            ids = []
-            for clue in cat["clues"]:
-                cid = clue["id"]
-                if cid in clues:
-                    self.ctx.error("RL126", f"clue id '{cid}' used twice", position_of(clue, "id"))
-                    continue
-                names = [clue["name"], cid, *clue.get("aliases", [])]
-                clues[cid] = Clue(cid, clue["name"], cat["id"], tuple(clue.get("aliases", [])))
-                ids.append(cid)
-                for i, name in enumerate(names):
-                    key = " ".join(str(name).split()).lower()
-                    if key in aliases and aliases[key] != cid:
-                        self.ctx.error("RL126", f"name '{name}' means both '{aliases[key]}' and '{cid}'",
-                                       position_of(clue, "name"), related=[Related("first used here", alias_pos[key])])
-                        continue
-                    aliases[key] = cid
-                    alias_pos.setdefault(key, position_of(clue, "name"))
-            cats.append(Category(cat["id"], cat["name"], tuple(ids), tuple(cat.get("aliases", []))))
-        seen: set[str] = set()
-        for cat, node in zip(cats, section["list"]):
-            if cat.id in seen:
-                self.ctx.error("RL126", f"category id '{cat.id}' used twice", position_of(node, "id"))
-            seen.add(cat.id)
-        return tuple(cats), clues, aliases
-
-    def require(self, node: LMap) -> Require | None:
-        when = self.expr(node, "when") if "when" in node else None
-        expr = self.expr(node, "expr")
-        msg = self.template(node, "message")
-        if expr is None:
-            return None
-        return Require(node["id"], when, expr, node["code"], msg, self.cite(node), node.pos)  # type: ignore[arg-type]
-
-    def effects(self, items: Any) -> tuple[Effect, ...]:
-        out = []
-        for node in items or []:
-            verbs = [k for k in node if k in EFFECT_VERBS]
-            if "phase" in verbs and "turn" in verbs:
-                verbs.remove("turn")  # "phase: X, turn: Y" starts a phase with that player
-            if len(verbs) != 1 or ("do" in node and verbs != ["when"]):
-                self.ctx.error("RL104", f"an effect needs exactly one verb of: {', '.join(EFFECT_VERBS)}",
-                               position_of(node))
-                continue
-            verb = verbs[0]
-            cite = self.cite(node)
-            pos = position_of(node, verb)
-            if verb == "when":
-                cond = self.expr(node, "when")
-                out.append(Effect("when", cond, pos, cite, self.effects(node.get("do")),
-                                  self.effects(node.get("else"))))
-            elif verb == "set":
-                out.append(Effect("set", tuple((k, self.expr(node["set"], k)) for k in node["set"]), pos, cite))
-            elif verb == "place":
-                place = node["place"]
-                out.append(Effect("place", (self.expr(place, "clue"),
-                                            self.expr(place, "value") if "value" in place else None), pos, cite))
-            elif verb in ("phase",):
-                out.append(Effect("phase", node["phase"], pos, cite))
-                if "turn" in node:
-                    out.append(Effect("turn", self.expr(node, "turn"), position_of(node, "turn"), cite))
-            elif verb in ("clear_passes", "end"):
-                out.append(Effect(verb, True, pos, cite))
-            else:
-                out.append(Effect(verb, self.expr(node, verb), pos, cite))
-        return tuple(out)
-
-    def move(self, name: str, node: LMap) -> Move:
-        params = []
-        for pname, p in (node.get("params") or {}).items():
-            params.append(MoveParam(
-                pname, p["type"],
-                self.expr(p, "size") if "size" in p else None,
-                self.expr(p, "max") if "max" in p else None,
-                bool(p.get("distinct_categories", False)), bool(p.get("optional", False)),
-                p.get("code"), self.cite(p)))
-        requires = tuple(r for r in (self.require(r) for r in node.get("requires", [])) if r)
-        observe = None
-        if "observe" in node:
-            ob = node["observe"]
-            fact = self.expr(ob, "fact", OBSERVE_NAMES)
-            if fact is not None:
-                observe = Observation(fact, ob["visible"], self.cite(ob))  # type: ignore[arg-type]
-        return Move(name, self.cite(node), tuple(params), requires, observe,  # type: ignore[arg-type]
-                    self.effects(node.get("effects")), node.pos)
-
-    def scoring(self) -> Scoring:
-        node = self.doc["scoring"]
-        steps = []
-        for step in node["steps"]:
-            kinds = [k for k in ("show_solution", "remove", "reveal_all", "points") if k in step]
-            if len(kinds) != 1:
-                self.ctx.error("RL104", "a scoring step needs exactly one of show_solution, remove, reveal_all, points",
-                               position_of(step))
-                continue
-            kind = kinds[0]
-            expr = self.expr(step, kind, SCORING_NAMES) if kind in ("remove", "points") else None
-            steps.append(ScoringStep(step["id"], kind, expr, self.cite(step), step.pos))  # type: ignore[arg-type]
-        win = node["winners"]
-        define = win.get("define", {})
-        names = SCORING_NAMES | frozenset(define)
-        defs = tuple((k, self.expr(define, k, names)) for k in define)
-        return Scoring(self.cite(node), tuple(steps), self.expr(win, "expr", names),  # type: ignore[arg-type]
-                       defs, self.cite(win))  # type: ignore[arg-type]
-
-
-def _load_doc(path: Path, schema: str, ctx: _Ctx) -> LMap | None:
+def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
     try:
         doc = read_yaml(path)
     except DiagnosticError as exc:
@@ -338,22 +168,10 @@ def _load_doc(path: Path, schema: str, ctx: _Ctx) -> LMap | None:
     return None if diags else doc
 
 
-def deal_patterns(evidence_per_category: Sequence[int], shuffled: bool) -> tuple[tuple[int, ...], ...]:
-    """The per-category evidence counts that can be dealt, all equally likely.
-
-    >>> deal_patterns([0, 1, 1, 1], True)
-    ((0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0))
-    """
-    base = tuple(int(n) for n in evidence_per_category)
-    if not shuffled:
-        return (base,)
-    return tuple(sorted(set(permutations(base))))
-
-
 _MAX_CHAIN = 32  # overlays extending overlays: more is a mistake (and would recurse deeply)
 
 
-def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Path, list[LMap]] | None:
+def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = ()) -> tuple[Path, list[LMap]] | None:
     """Follow ``extends:`` from an overlay to its base rule file."""
     doc = _load_doc(path, "house.schema.json", ctx)
     if doc is None:
@@ -394,7 +212,7 @@ def load_rules(name_or_path: str, variant: str | None = None,
     ``name_or_path`` may also be a house overlay: its base is loaded first.
     ``variant`` accepts the variant's name (``5p``) or a bare player count.
     """
-    ctx = _Ctx([])
+    ctx = Ctx([])
     path = find_rule_file(name_or_path)
     if path is None and _is_dir(name_or_path):
         raise DiagnosticError([Diagnostic("RL001", f"{name_or_path} is a directory, not a rule file",
@@ -436,12 +254,9 @@ def load_rules(name_or_path: str, variant: str | None = None,
 
 
 def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path, LMap]],
-           ctx: _Ctx) -> Ruleset | None:
-    b = _Builder(doc, ctx)
-    categories, clues, aliases = b.categories()
-    for comp in ("counters", "covers", "verdicts"):
-        if comp in doc["components"]:
-            b.cite(doc["components"][comp])
+           ctx: Ctx) -> Ruleset | None:
+    b = Builder(doc, ctx)
+    components, items, aliases = b.components()
 
     # Parameters: base, then the variant, then each overlay in order.
     params: dict[str, Setting] = {}
@@ -464,7 +279,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
     for name, setting in vnode["set"].items():
         pos = position_of(vnode["set"], name)
         if name not in params:
-            _unknown(ctx, "RL122", "parameter", name, params, pos)
+            unknown(ctx, "RL122", "parameter", name, params, pos)
             continue
         if isinstance(setting, dict) and "value" in setting and "cite" in setting:
             params[name] = Setting(name, setting["value"], position_of(setting, "value"), b.cite(setting), f"variant {vname}")
@@ -493,13 +308,13 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         for name, value in (odoc.get("parameters") or {}).items():
             pos = position_of(odoc["parameters"], name)
             if name not in params:
-                _unknown(ctx, "RL122", "parameter", name, params, pos)
+                unknown(ctx, "RL122", "parameter", name, params, pos)
                 continue
             params[name] = Setting(name, value, pos, params[name].cite, label)
         for name, value in (odoc.get("options") or {}).items():
             pos = position_of(odoc["options"], name)
             if name not in options:
-                _unknown(ctx, "RL123", "option", name, options, pos)
+                unknown(ctx, "RL123", "option", name, options, pos)
                 continue
             if value not in options[name].values:
                 ctx.error("RL124", f"option '{name}' takes one of {list(options[name].values)}, not {value!r}", pos)
@@ -508,70 +323,60 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         for mname, mnode in (odoc.get("moves") or {}).items():
             for req in mnode["requires"]:
                 house_requires.append((mname, position_of(odoc["moves"], mname), req, odoc))
-        for cid, names in (odoc.get("aliases") or {}).items():
-            pos = position_of(odoc["aliases"], cid)
-            target = cid if cid in clues else aliases.get(str(cid).lower())
+        for iid, names in (odoc.get("aliases") or {}).items():
+            pos = position_of(odoc["aliases"], iid)
+            target = str(iid) if str(iid) in items else None
             if target is None:
-                _unknown(ctx, "RL126", "clue", cid, clues, pos)
+                unknown(ctx, "RL126", "item", iid, items, pos)
                 continue
+            table = aliases[items[target].component]
             for n in names:
-                key = " ".join(str(n).split()).lower()
-                if aliases.get(key, target) != target:
-                    ctx.error("RL126", f"alias '{n}' already names '{aliases[key]}'", pos)
+                key = fold(n)
+                if table.get(key, target) != target:
+                    ctx.error("RL126", f"alias '{n}' already names '{table[key]}'", pos)
                     continue
-                aliases[key] = target
-                old = clues[target]
-                clues[target] = replace(old, aliases=old.aliases + (n,))
+                table[key] = target
+                old = items[target]
+                items[target] = replace(old, aliases=old.aliases + (n,))
 
     _check_shapes(params, doc["parameters"], limits, ctx)
     _check_ranges(params, limits, ctx)
 
-    state = {}
-    for name, node in (doc.get("state") or {}).items():
-        e = b.expr(node, "init")
-        if e is not None:
-            state[name] = e
-    functions = {}
-    for name, node in (doc.get("functions") or {}).items():
-        e = b.expr(node, "expr", frozenset(node["args"]))
-        if e is not None:
-            functions[name] = Function(name, tuple(node["args"]), e, b.cite(node))  # type: ignore[arg-type]
-    flow_node = doc["flow"]
-    start = flow_node["start"]
-    if start["phase"] not in flow_node["phases"]:
-        _unknown(ctx, "RL128", "phase", start["phase"], flow_node["phases"], position_of(start, "phase"))
-    flow = Flow(start["phase"], b.expr(start, "turn"), b.cite(start),  # type: ignore[arg-type]
-                {k: b.cite(v) for k, v in flow_node["phases"].items()},  # type: ignore[misc]
-                tuple(r for r in (b.require(r) for r in flow_node.get("requires", [])) if r))
+    if "players" not in params:
+        ctx.error("RL103", "the rules must declare the parameter 'players' (how many play)",
+                  position_of(doc, "parameters"))
+    deal, tokens = b.deal(), b.tokens()
+    state, functions, flow = b.state(), b.functions(), b.flow()
     moves = {name: b.move(name, node) for name, node in doc["moves"].items()}
     _add_house_requires(b, moves, house_requires, ctx)
     scoring = b.scoring()
-    checks = [(b.expr(c, "expr"), b.template(c, "message"), position_of(c, "expr"), b.cite(c))
+    checks = [(b.expr(c, "expr", "static"), b.template(c, "message", "static"), position_of(c, "expr"), b.cite(c))
               for c in doc.get("checks", [])]
-
-    log_checks = tuple(LogCheck(c["id"], c["check"], c["code"], c["message"], b.cite(c), c.pos)  # type: ignore[arg-type]
-                       for c in doc.get("log_checks") or [])
+    records, log_checks = b.records(), b.log_checks()
     sources = {k: v["file"] for k, v in doc["sources"].items()}
     for c in b.cites:
         if c.src not in sources:
-            _unknown(ctx, "RL125", "source", c.src, sources, c.position)
+            unknown(ctx, "RL125", "source", c.src, sources, c.position)
     rules = Ruleset(
         game=doc["game"], title=doc["title"], code_prefix=doc["code_prefix"], variant=vname,
         house=tuple(house_names), files=(str(path), *(str(p) for p, _ in overlays)), sources=sources,
-        categories=categories, clues=clues, params=params, options=options, state=state, flow=flow,
-        moves=moves, functions=functions, scoring=scoring, aliases=aliases, log_checks=log_checks)
-    _check_names(b, rules, ctx)
+        components=components, items=items, params=params, options=options, state=state, flow=flow,
+        moves=moves, functions=functions, scoring=scoring, deal=deal, tokens=tokens, records=records,
+        aliases=aliases, log_checks=log_checks)
+    check_references(b, rules, ctx)
     if not ctx.diagnostics:
         _run_checks(rules, checks, ctx)
+    if not ctx.diagnostics:
+        _check_deal(rules, ctx)
     return rules
 
 
-def _add_house_requires(b: _Builder, moves: dict[str, Move],
-                        added: list[tuple[str, Position | None, LMap, LMap]], ctx: _Ctx) -> None:
+def _add_house_requires(b: Builder, moves: dict[str, Move],
+                        added: list[tuple[str, Position | None, LMap, LMap]], ctx: Ctx) -> None:
     """Requirements that house overlays add to moves (same id: replaced)."""
     for mname, pos, node, odoc in added:
         if mname not in moves:
-            _unknown(ctx, "RL128", "move", mname, moves, pos)
+            unknown(ctx, "RL128", "move", mname, moves, pos)
             continue
         when = b.expr(node, "when") if "when" in node else None
         expr = b.expr(node, "expr")
@@ -589,12 +394,12 @@ def _vplayers(vnode: Any, params: dict[str, Setting]) -> Any:
     return value["value"] if isinstance(value, dict) else value
 
 
-def _unknown(ctx: _Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:
+def unknown(ctx: Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:
     guess = did_you_mean(str(name), [str(k) for k in known])
     ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{guess}'?" if guess else None)
 
 
-def _check_shapes(params: dict[str, Setting], base: Any, limits: dict[str, tuple[Any, Any]], ctx: _Ctx) -> None:
+def _check_shapes(params: dict[str, Setting], base: Any, limits: dict[str, tuple[Any, Any]], ctx: Ctx) -> None:
     """A variant or overlay value must have the shape of the base value it replaces."""
     for name, setting in params.items():
         if setting.set_by == "base" or limits.get(name, (None, None)) != (None, None) or name not in base:
@@ -642,7 +447,7 @@ def _describe(value: Any, plural: bool = False) -> str:
     return type(value).__name__
 
 
-def _check_ranges(params: dict[str, Setting], limits: dict[str, tuple[Any, Any]], ctx: _Ctx) -> None:
+def _check_ranges(params: dict[str, Setting], limits: dict[str, tuple[Any, Any]], ctx: Ctx) -> None:
     for name, setting in params.items():
         lo, hi = limits.get(name, (None, None))
         value = setting.value
@@ -657,43 +462,8 @@ def _check_ranges(params: dict[str, Setting], limits: dict[str, tuple[Any, Any]]
             ctx.error("RL130", f"parameter '{name}' is {value}, above its maximum {hi}", setting.position)
 
 
-def _check_names(b: _Builder, rules: Ruleset, ctx: _Ctx) -> None:
-    """Every name, parameter, option, option value and state variable must exist."""
-    fixed = ENGINE_NAMES | frozenset(rules.functions)
-    moves_params = {p.name for m in rules.moves.values() for p in m.params}
-    for expr, pos, extra in b.exprs:
-        allowed = fixed | extra
-        for name in sorted(expr.names - allowed):
-            _unknown(ctx, "RL121", "name", name, sorted(allowed), pos)
-        for base, attr, _col in expr.attributes:
-            table: Iterable[str] | None = {"params": rules.params, "options": rules.options,
-                                           "vars": rules.state, "move": moves_params}.get(base)
-            if table is not None and attr not in table:
-                code = {"params": "RL122", "options": "RL123"}.get(base, "RL121")
-                kind = {"params": "parameter", "options": "option", "vars": "state variable",
-                        "move": "move parameter"}[base]
-                _unknown(ctx, code, kind, attr, table, pos)
-        for base, attr, literal, _col in expr.literals:
-            if base == "" and attr == "phase" and literal not in rules.flow.phases:
-                _unknown(ctx, "RL128", "phase", literal, rules.flow.phases, pos)
-            if base == "options" and attr in rules.options and literal not in rules.options[attr].values:
-                ctx.error("RL124", f"option '{attr}' never takes the value {literal!r} "
-                          f"(values: {list(rules.options[attr].values)})", pos)
-    for move in rules.moves.values():
-        for eff in _all_effects(move.effects):
-            if eff.verb == "phase" and eff.arg not in rules.flow.phases:
-                _unknown(ctx, "RL128", "phase", eff.arg, rules.flow.phases, eff.position)
-
-
-def _all_effects(effects: Iterable[Effect]) -> Iterable[Effect]:
-    for e in effects:
-        yield e
-        yield from _all_effects(e.then)
-        yield from _all_effects(e.otherwise)
-
-
-def _run_checks(rules: Ruleset, checks: list[Any], ctx: _Ctx) -> None:
-    from .machine import static_env
+def _run_checks(rules: Ruleset, checks: list[Any], ctx: Ctx) -> None:
+    from .env import static_env
 
     env = static_env(rules)
     for expr, message, pos, _cite in checks:
@@ -715,6 +485,16 @@ def _run_checks(rules: Ruleset, checks: list[Any], ctx: _Ctx) -> None:
             if main != pos:
                 related.insert(0, Related("the check of the rules that fails", pos))
             ctx.error("RL131", f"contradictory parameters: {message.render(env)}", main, related=related)
+
+
+def _check_deal(rules: Ruleset, ctx: Ctx) -> None:
+    """The deal must be possible for the variant's number of players (sizes that add up...)."""
+    from .deal import deal_problem
+
+    problem = deal_problem(rules)
+    if problem is not None:
+        message, pos = problem
+        ctx.error("RL131", f"the deal cannot be dealt: {message}", pos or position_of(rules.deal, None))
 
 
 def validate_file(path: str) -> list[Diagnostic]:

@@ -1,8 +1,17 @@
 """The compiled state machine: which move is legal now, and the next state.
 
-Generic: the engine knows phases, turns, a board of spaces holding counters
-(tokens), covers, passes, players out and declared state variables; the rule
-file says which moves exist, what each requires and what it does.
+Generic: the engine knows players (seated in order, some of them out),
+phases, whose turn it is, the rule file's state variables and, when the
+rule file declares them, tokens with hidden values on spaces.  The rule
+file says which moves exist, what each requires, what it lets players
+observe about the hidden deal and what it does.
+
+>>> from ruleslawyer.spec.loader import load_rules, rules_dir
+>>> machine = Machine(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0])))
+>>> state = machine.start(["Ann", "Bob", "Cat", "Dan"])
+>>> play = Play("pass", "Ann")
+>>> len(machine.check(state, play)) > 0, state.phase == machine.rules.flow.start_phase
+(True, True)
 """
 
 from __future__ import annotations
@@ -12,16 +21,21 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from .deal import build_deal, zone_functions
+from .dealmodel import Deal
+from .env import static_env
 from .expr import Expr, ExprError, Namespace
-from .model import Effect, Move, MoveParam, Require, Ruleset
+from .facts import Const, Fact, is_formula
+from .model import CHOICE_TYPES, Effect, Move, MoveParam, Ruleset
 
-__all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "static_env", "RuleError",
-           "CHOICE_TYPES", "MALFORMED"]
+__all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "RuleError", "MALFORMED",
+           "CHOICE_TYPES", "EVERYONE"]
 
-CHOICE_TYPES = frozenset({"clues", "clue", "counter_value"})
 #: A move the machine cannot read: not a player, a parameter it does not take,
 #: or a missing or ill-shaped parameter whose rule declares no code of its own.
 MALFORMED = "RL150"
+#: What ``seen_by: everyone`` evaluates to.
+EVERYONE = "everyone"
 
 
 class RuleError(Exception):
@@ -30,10 +44,10 @@ class RuleError(Exception):
 
 @dataclass(frozen=True)
 class Token:
-    """A counter on a space: its owner, value (None while unknown) and face."""
+    """A token on a space: its owner, value (None while unknown) and face."""
 
     owner: str
-    clue: str
+    space: str
     value: int | None
     face_up: bool
     order: int  # the move number that placed it
@@ -52,7 +66,7 @@ class Play:
 class Violation:
     code: str
     message: str
-    rule: str  # e.g. "suspect/not-previous"
+    rule: str  # "move/requirement id"
     cite: Any = None
 
 
@@ -63,8 +77,6 @@ class State:
     turn: str
     first: str
     out: tuple[str, ...] = ()
-    passed: frozenset[str] = frozenset()
-    covered: frozenset[str] = frozenset()
     spaces: dict[str, tuple[Token, ...]] = field(default_factory=dict)
     vars: dict[str, Any] = field(default_factory=dict)
     ended: bool = False
@@ -90,57 +102,63 @@ class Outcome:
     state: State
     violations: list[Violation]
     revealed: list[Token] = field(default_factory=list)
-    covered: list[str] = field(default_factory=list)
-
-
-def static_env(rules: Ruleset) -> dict[str, Any]:
-    """Names that do not depend on the game state."""
-    cats = [c.id for c in rules.categories]
-    by_cat = {c.id: list(c.clues) for c in rules.categories}
-    return {
-        "params": Namespace({k: s.value for k, s in rules.params.items()}),
-        "options": Namespace({k: o.value for k, o in rules.options.items()}),
-        "categories": cats,
-        "clues": [c for cat in cats for c in by_cat[cat]],
-        "category": rules.category_of,
-        "clues_of": lambda k: by_cat[k],
-        "name": lambda c: rules.clues[c].name if c in rules.clues else str(c),
-    }
 
 
 class Machine:
-    """Runs a :class:`Ruleset`: start state, legality, next state, legal moves."""
+    """Runs a :class:`Ruleset`: start state, legality, next state, observations, legal moves."""
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
         self.static = static_env(rules)
-        self.counter_values: dict[int, int] = {int(k): int(v) for k, v in rules.param("counter_values").items()}
-        self.per_player = sum(self.counter_values.values())
+        self.supply: dict[int, int] = {}
+        if rules.tokens is not None:
+            raw = self._run(rules.tokens.supply, self.static, "tokens supply")
+            self.supply = {int(k): int(v) for k, v in dict(raw).items()}
+        self.per_player = sum(self.supply.values())
+        self._zones: dict[tuple[str, ...], dict[str, Callable[..., Any]]] = {}
+        self._deals: dict[tuple[str, ...], Deal] = {}
 
     # -- environment -------------------------------------------------------
-    def env(self, state: State, actor: str | None = None, move: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        active = state.active
+    def zones(self, players: tuple[str, ...]) -> dict[str, Callable[..., Any]]:
+        found = self._zones.get(players)
+        if found is None:
+            found = self._zones[players] = zone_functions(self.rules, players)
+        return found
 
-        def next_active(player: str) -> str:
-            i = state.players.index(player)
-            for step in range(1, len(state.players) + 1):
-                cand = state.players[(i + step) % len(state.players)]
-                if cand not in state.out:
+    def deal(self, players: Iterable[str]) -> Deal:
+        """The hidden deal of a table (cached per table)."""
+        key = tuple(players)
+        found = self._deals.get(key)
+        if found is None:
+            found = self._deals[key] = build_deal(self.rules, key, self.static)
+        return found
+
+    def env(self, state: State, actor: str | None = None, move: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        players, out = state.players, state.out
+
+        def next_active(player: str, step: int = 1) -> str:
+            if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
+                raise ExprError(f"next_active({player!r}, {step!r}): a player and a step of +1 or -1")
+            i = players.index(player)
+            for k in range(1, len(players) + 1):
+                cand = players[(i + k * step) % len(players)]
+                if cand not in out:
                     return cand
             return player
 
         env: dict[str, Any] = {
-            **self.static,
-            "players": list(state.players), "n_players": len(state.players), "actor": actor,
-            "phase": state.phase, "turn": state.turn, "first": state.first, "out": frozenset(state.out),
-            "active": active, "passed": state.passed, "covered": state.covered,
-            "spaces": _Spaces(state.spaces), "tokens": state.tokens, "ended": state.ended,
-            "vars": Namespace(state.vars), "move": Namespace(move or {}),
-            "next_active": next_active,
-            "counters_left": lambda p: self.per_player - len(state.placed_by(p)),
-            "counters_left_of": lambda p, v: self.counter_values.get(int(v), 0)
-            - sum(1 for t in state.placed_by(p) if t.value == v),
+            **self.static, **self.zones(players),
+            "players": list(players), "n_players": len(players), "actor": actor,
+            "phase": state.phase, "turn": state.turn, "first": state.first, "out": frozenset(out),
+            "active": state.active, "ended": state.ended, "vars": Namespace(state.vars),
+            "move": Namespace(move or {}), "next_active": next_active, "everyone": EVERYONE,
         }
+        if self.rules.tokens is not None:
+            env["spaces"] = _Spaces(state.spaces)
+            env["tokens"] = state.tokens
+            env["tokens_left"] = lambda p: self.per_player - len(state.placed_by(p))
+            env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - sum(
+                1 for t in state.placed_by(p) if t.value == v)
         for fn in self.rules.functions.values():
             env[fn.name] = _bind(fn.expr, fn.args, env)
         return env
@@ -155,11 +173,11 @@ class Machine:
     def start(self, players: Iterable[str], first: str | None = None) -> State:
         players = tuple(players)
         first = first or players[0]
-        state = State(players=players, phase=self.rules.flow.start_phase, turn=first, first=first,
-                      spaces={c: () for c in self.rules.clues})
+        spaces = {c: () for c in self.rules.components[self.rules.tokens.on].items} if self.rules.tokens else {}
+        state = State(players=players, phase=self.rules.flow.start_phase, turn=first, first=first, spaces=spaces)
         env = self.env(state)
-        for name, init in self.rules.state.items():
-            state.vars[name] = self._run(init, env, f"state {name}")
+        for name, var in self.rules.state.items():
+            state.vars[name] = self._run(var.init, env, f"state {name}")
         state.turn = self._run(self.rules.flow.start_turn, self.env(state), "flow start")
         return state
 
@@ -180,11 +198,17 @@ class Machine:
             if missing and any(base == "move" and attr in missing for expr in (req.when, req.expr) if expr
                                for base, attr, _c in expr.attributes):
                 continue  # reads a parameter the move lacks (reported above)
-            if req.when is not None and not self._run(req.when, env, f"{move.name}/{req.id}"):
+            if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
                 continue
-            if not self._run(req.expr, env, f"{move.name}/{req.id}"):
+            if not self._truth(req.expr, env, f"{move.name}/{req.id}"):
                 out.append(Violation(req.code, req.message.render(env), f"{move.name}/{req.id}", req.cite))
         return out
+
+    def _truth(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+        value = self._run(expr, env, where)
+        if is_formula(value):
+            raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
+        return bool(value)
 
     def _missing(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -202,45 +226,48 @@ class Machine:
                 continue
             if value is None:
                 continue
-            problem = self._param_problem(p, value, env)
+            problem = self._param_problem(p, value, env, play)
             if problem:
                 out.append(Violation(p.code or MALFORMED, problem, f"{move.name}/{p.name}", p.cite))
         for extra in set(play.args) - {p.name for p in move.params}:
             out.append(Violation(MALFORMED, f"{move.name} takes no '{extra}'", move.name))
         return out
 
-    def _param_problem(self, p: MoveParam, value: Any, env: Mapping[str, Any]) -> str | None:
-        clues = self.rules.clues
-        if p.type == "clue":
-            return None if value in clues else f"'{value}' is not a clue"
-        if p.type in ("clues", "clue_list"):
-            if not isinstance(value, (list, tuple)) or any(c not in clues for c in value):
-                return f"{p.name} must be a list of clues"
-            if p.type == "clue_list":
-                return None
+    def _param_problem(self, p: MoveParam, value: Any, env: Mapping[str, Any], play: Play) -> str | None:
+        rules = self.rules
+        if p.type in ("item", "items"):
+            comp = rules.components[p.of]  # type: ignore[index]
+            members = set(comp.items)
+            if p.type == "item":
+                return None if isinstance(value, str) and value in members else f"'{value}' is not a {comp.noun}"
+            if not isinstance(value, (list, tuple)) or any(not isinstance(c, str) or c not in members for c in value):
+                return f"{p.name} must be a list of {comp.noun}s"
             size = self._run(p.size, env, p.name) if p.size is not None else None
             if size is not None and len(value) != size:
-                return f"{len(value)} clue(s) named where {size} are needed"
-            cats = [clues[c].category for c in value]
-            if p.distinct_categories and len(set(cats)) != len(cats):
-                dup = sorted({c for c in cats if cats.count(c) > 1})
-                return f"more than one clue of category {', '.join(dup)}"
+                return f"{len(value)} {comp.noun}(s) named where {size} are needed"
+            if p.distinct:
+                kinds = [rules.items[c].attrs.get(p.distinct) for c in value]
+                dup = sorted({str(k) for k in kinds if kinds.count(k) > 1})
+                if dup:
+                    return f"more than one {comp.noun} of {p.distinct} {', '.join(dup)}"
             return None
         if p.type == "count":
             top = self._run(p.max, env, p.name) if p.max is not None else None
             if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (top is not None and value > top):
                 return f"{p.name} must be a whole number from 0 to {top}"
             return None
-        if p.type == "counter_value":
-            return None if value in self.counter_values else f"no counter of value {value!r} (values: {sorted(self.counter_values)})"
-        if p.type == "reveal_list":
+        if p.type == "player":
+            return None if value in env["players"] else f"'{value}' is not a player"
+        noun = rules.tokens.noun if rules.tokens else "token"
+        if p.type == "token_value":
+            return None if value in self.supply else f"no {noun} of value {value!r} (values: {sorted(self.supply)})"
+        if p.type == "token_reveals":
             if not isinstance(value, (list, tuple)):
                 return f"{p.name} must be a list"
             for item in value:
                 v = item[1] if isinstance(item, tuple) else item
-                if v not in self.counter_values:
-                    return f"no counter of value {v!r}"
-            return None
+                if v not in self.supply:
+                    return f"no {noun} of value {v!r}"
         return None
 
     def is_legal(self, state: State, play: Play) -> bool:
@@ -256,8 +283,7 @@ class Machine:
         if move is None or any(v.code == MALFORMED for v in violations) or self._missing(move, play):
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
-        args = self._args(move, play)
-        self._effects(move.effects, new, play, args, outcome)
+        self._effects(move.effects, new, play, self._args(move, play), outcome)
         return outcome
 
     def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome) -> None:
@@ -265,87 +291,134 @@ class Machine:
             env = self.env(s, play.actor, args)
             where = f"{play.kind} effect {eff.verb}"
             if eff.verb == "when":
-                branch = eff.then if self._run(eff.arg, env, where) else eff.otherwise
+                branch = eff.then if self._truth(eff.arg, env, where) else eff.otherwise
                 self._effects(branch, s, play, args, out)
             elif eff.verb == "set":
                 values = {name: self._run(e, env, where) for name, e in eff.arg}
                 s.vars.update(values)
-            elif eff.verb == "cover":
-                clues = [c for c in self._run(eff.arg, env, where) if c not in s.covered]
-                s.covered = s.covered | frozenset(clues)
-                out.covered.extend(clues)
-            elif eff.verb == "reveal":
-                clue = self._run(eff.arg, env, where)
-                recorded = next((args.get(p.name) for p in self.rules.moves[play.kind].params
-                                 if p.type == "reveal_list"), None)
-                out.revealed.extend(self._reveal(s, clue, recorded))
-            elif eff.verb == "place":
-                clue = self._run(eff.arg[0], env, where)
+            elif eff.verb in ("add", "remove"):
+                for name, e in eff.arg:
+                    s.vars[name] = _change(s.vars.get(name), self._run(e, env, where), eff.verb == "add", where)
+            elif eff.verb == "reveal_tokens":
+                space = self._run(eff.arg, env, where)
+                param = self.rules.moves[play.kind].param_of_type("token_reveals")
+                out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
+            elif eff.verb == "place_token":
+                space = self._run(eff.arg[0], env, where)
                 value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
-                token = Token(play.actor, clue, value, False, s.moves)
-                s.spaces[clue] = s.spaces.get(clue, ()) + (token,)
+                s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
             elif eff.verb == "eliminate":
                 who = self._run(eff.arg, env, where)
                 if who not in s.out:
                     s.out = s.out + (who,)
-                s.passed = s.passed - {who}
-            elif eff.verb == "pass":
-                s.passed = s.passed | {self._run(eff.arg, env, where)}
-            elif eff.verb == "clear_passes":
-                s.passed = frozenset()
             elif eff.verb == "phase":
                 s.phase = eff.arg
-                s.passed = frozenset()
             elif eff.verb == "turn":
                 s.turn = self._run(eff.arg, env, where)
             elif eff.verb == "end":
                 s.ended = True
 
-    def _reveal(self, s: State, clue: str, reveals: Any) -> list[Token]:
-        """Turn face up the face-down tokens of a space, with values from the log."""
-        given = list(reveals or [])
-        stack, revealed = list(s.spaces.get(clue, ())), []
-        for i, tok in enumerate(stack):
-            if tok.face_up:
-                continue
+    def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
+        """Turn face up the face-down tokens of a space.
+
+        A value the move gives with its owner's name becomes that owner's
+        token's value (unless it had one).  Values given without owners are
+        assigned only when that is unambiguous (they are all the same, one
+        for each token left); otherwise which token shows which is for a
+        ledger of hidden values to deduce.
+        """
+        named = [item for item in (reveals or []) if isinstance(item, tuple)]
+        plain = [item for item in (reveals or []) if not isinstance(item, tuple)]
+        stack, revealed = list(s.spaces.get(space, ())), []
+        down = [i for i, tok in enumerate(stack) if not tok.face_up]
+        for i in down:
+            tok = stack[i]
             value = tok.value
-            for j, item in enumerate(given):
-                owner, v = item if isinstance(item, tuple) else (None, item)
-                if owner in (None, tok.owner):
+            for j, (owner, v) in enumerate(named):
+                if owner == tok.owner:
                     value = v if tok.value is None else tok.value
-                    given.pop(j)
+                    named.pop(j)
                     break
             stack[i] = replace(tok, face_up=True, value=value)
-            revealed.append(replace(stack[i], value=value))
-        s.spaces[clue] = tuple(stack)
+        unknown = [i for i in down if stack[i].value is None]
+        if plain and len(set(plain)) == 1 and len(plain) == len(unknown):
+            for i in unknown:
+                stack[i] = replace(stack[i], value=plain[0])
+        revealed = [stack[i] for i in down]
+        s.spaces[space] = tuple(stack)
         return revealed
+
+    # -- observations ------------------------------------------------------------
+    def observations(self, state: State, play: Play, source: Any = None) -> list[Fact]:
+        """The facts a move lets players learn (its ``observe:`` rules), each with its viewers.
+
+        ``state`` is the state *before* the move.
+        """
+        move = self.rules.moves.get(play.kind)
+        if move is None or not move.observe:
+            return []
+        env = self.env(state, play.actor, self._args(move, play))
+        out = []
+        for ob in move.observe:
+            where = f"{move.name} observe"
+            if ob.when is not None and not self._truth(ob.when, env, where):
+                continue
+            fact = self._run(ob.fact, env, where)
+            if isinstance(fact, bool):
+                fact = Const(fact)
+            if not is_formula(fact):
+                raise RuleError(f"{where}: {ob.fact.source}: a fact must say something about hidden cards")
+            viewers = _viewers(self._run(ob.seen_by, env, where), state.players, where)
+            text = ob.says.render(env) if ob.says is not None else None
+            out.append(Fact(fact, viewers, source, text))
+        return out
+
+    def observed_value(self, state: State, play: Play, param: str, world: Mapping[str, str]) -> int | None:
+        """The value of a result parameter (``count``) in a given deal, for simulation.
+
+        The observation must compare a count of cards with ``move.<param>``.
+        """
+        move = self.rules.moves[play.kind]
+        env = self.env(state, play.actor, {**self._args(move, play), param: 0})
+        for ob in move.observe:
+            if param not in {a for b, a, _c in ob.fact.attributes if b == "move"}:
+                continue
+            fact = self._run(ob.fact, env, f"{move.name} observe")
+            if is_formula(fact) and getattr(fact, "op", None) == "==":
+                return fact.lin.value(world) - fact.value  # type: ignore[union-attr]
+        return None
 
     # -- choices -----------------------------------------------------------------
     def choices(self, state: State, actor: str, kind: str) -> Iterator[dict[str, Any]]:
         """Every assignment of the *choice* parameters of a move (legal or not)."""
         move = self.rules.moves[kind]
         env = self.env(state, actor)
-        axes: list[tuple[str, list[Any]]] = []
-        for p in move.params:
-            if p.type == "clue":
-                axes.append((p.name, list(self.rules.clues)))
-            elif p.type == "counter_value":
-                axes.append((p.name, sorted(self.counter_values)))
-            elif p.type == "clues":
-                size = self._run(p.size, env, p.name) if p.size is not None else len(self.rules.categories)
-                combos = []
-                for cats in itertools.combinations(self.rules.categories, size):
-                    combos.extend(list(c) for c in itertools.product(*(cat.clues for cat in cats)))
-                axes.append((p.name, combos))
+        axes = [(p.name, self._options(p, env, state)) for p in move.params if _is_choice(p)]
         for values in itertools.product(*(vals for _n, vals in axes)):
             yield dict(zip((n for n, _v in axes), values))
 
-    def legal_moves(self, state: State) -> Iterator[Play]:
-        """The legal moves now, with result parameters (verdicts) left out.
+    def _options(self, p: MoveParam, env: Mapping[str, Any], state: State) -> list[Any]:
+        if p.type == "item":
+            return list(self.rules.components[p.of].items)  # type: ignore[index]
+        if p.type == "token_value":
+            return sorted(self.supply)
+        if p.type == "player":
+            return list(state.players)
+        items = list(self.rules.components[p.of].items)  # type: ignore[index]
+        size = self._run(p.size, env, p.name) if p.size is not None else len(items)
+        if not p.distinct:
+            return [list(c) for c in itertools.combinations(items, size)]
+        groups = _groups(self.rules, items, p.distinct)
+        combos = []
+        for chosen in itertools.combinations(groups, size):
+            combos.extend(list(c) for c in itertools.product(*chosen))
+        return combos
 
-        Result parameters (``count``: the verdict; reveals; covers) are what
-        the table observes, not what the player chooses: :meth:`resolve`
-        fills them in from a deal.
+    def legal_moves(self, state: State) -> Iterator[Play]:
+        """The legal moves now, with result parameters (observed counts) left out.
+
+        Result parameters are what the table observes, not what the player
+        chooses: :meth:`resolve` fills them in from a deal.
         """
         for actor in state.players:
             for kind, move in self.rules.moves.items():
@@ -357,51 +430,23 @@ class Machine:
     def _placeholder_results(self, move: Move) -> dict[str, Any]:
         return {p.name: 0 for p in move.params if p.type == "count"}
 
-    def resolve(self, state: State, play: Play, solution: frozenset[str]) -> Play:
+    def resolve(self, state: State, play: Play, world: Mapping[str, str]) -> Play:
         """Fill a move's result parameters from a known deal (for simulation)."""
         move = self.rules.moves[play.kind]
         args = dict(play.args)
         for p in move.params:
-            if p.type == "count" and move.observe is not None:
-                args[p.name] = self.observed_count(state, play, solution)
+            if p.type == "count":
+                value = self.observed_value(state, play, p.name, world)
+                if value is not None:
+                    args[p.name] = value
         return Play(play.kind, play.actor, args)
 
-    def observation(self, state: State, play: Play, source: Any = None) -> Any:
-        """The fact a move lets its viewers learn (its ``observe:`` rule), or None.
-
-        ``state`` is the state *before* the move.  The fact's viewer is None
-        for a public observation, else the acting player (``visible: actor``).
-        """
-        from ..solver.facts import Fact
-        from .expr import Linear
-
-        move = self.rules.moves.get(play.kind)
-        if move is None or move.observe is None:
-            return None
-        env = self.env(state, play.actor, self._args(move, play))
-        env["evidence"] = Linear.card
-        fact = self._run(move.observe.fact, env, f"{move.name} observe")
-        if not isinstance(fact, Fact):
-            raise RuleError(f"{move.name} observe: the fact must compare a count of cards with a number")
-        viewer = None if move.observe.visible == "public" else play.actor
-        return Fact(fact.weights, fact.op, fact.value, source, viewer)
-
-    def observed_count(self, state: State, play: Play, solution: frozenset[str]) -> int:
-        """The count the table observes for a move, given the solution.
-
-        The observation is declared as ``<count of cards> == move.<result>``:
-        its left side, evaluated on the solution.
-        """
-        move = self.rules.moves[play.kind]
-        placeholder = Play(play.kind, play.actor, {**play.args, **self._placeholder_results(move)})
-        return self.observation(state, placeholder).total(solution)
-
-    def random_play(self, state: State, rng: random.Random, solution: frozenset[str],
+    def random_play(self, state: State, rng: random.Random, world: Mapping[str, str],
                     tries: int = 200, weights: Mapping[str, float] | None = None) -> Play | None:
-        """A random legal move with its verdict computed from the solution.
+        """A random legal move with its observed results computed from the deal.
 
         ``weights`` (move kind -> relative weight, default 1) biases the kind
-        tried, e.g. to make accusations rare so that games last.
+        tried, e.g. to make moves that end the game rare so that games last.
         """
         actors = [state.turn] if state.turn not in state.out else state.active
         kinds = list(self.rules.moves)
@@ -410,7 +455,7 @@ class Machine:
             actor = rng.choice(actors)
             kind = rng.choice(kinds) if weights is None else rng.choices(kinds, kind_weights)[0]
             args = self._random_choice(state, actor, kind, rng)
-            play = self.resolve(state, Play(kind, actor, args), solution)
+            play = self.resolve(state, Play(kind, actor, args), world)
             if not self.check(state, play):
                 return play
         return None
@@ -420,18 +465,58 @@ class Machine:
         env = self.env(state, actor)
         args: dict[str, Any] = {}
         for p in move.params:
-            if p.type == "clue":
-                args[p.name] = rng.choice(list(self.rules.clues))
-            elif p.type == "counter_value":
-                left = [v for v in sorted(self.counter_values)
-                        if self.counter_values[v] > sum(1 for t in state.placed_by(actor) if t.value == v)]
-                args[p.name] = rng.choice(left) if left else rng.choice(sorted(self.counter_values))
-            elif p.type == "clues":
-                size = self._run(p.size, env, p.name) if p.size is not None else len(self.rules.categories)
-                cats = rng.sample(list(self.rules.categories), size)
-                cats.sort(key=lambda c: self.rules.categories.index(c))
-                args[p.name] = [rng.choice(c.clues) for c in cats]
+            if not _is_choice(p):
+                continue
+            if p.type == "item":
+                args[p.name] = rng.choice(list(self.rules.components[p.of].items))  # type: ignore[index]
+            elif p.type == "player":
+                args[p.name] = rng.choice(list(state.players))
+            elif p.type == "token_value":
+                left = [v for v in sorted(self.supply)
+                        if self.supply[v] > sum(1 for t in state.placed_by(actor) if t.value == v)]
+                args[p.name] = rng.choice(left) if left else rng.choice(sorted(self.supply))
+            elif p.type == "items":
+                items = list(self.rules.components[p.of].items)  # type: ignore[index]
+                size = self._run(p.size, env, p.name) if p.size is not None else len(items)
+                if p.distinct:
+                    groups = _groups(self.rules, items, p.distinct)
+                    chosen = sorted(rng.sample(range(len(groups)), size))
+                    args[p.name] = [rng.choice(groups[g]) for g in chosen]
+                else:
+                    args[p.name] = rng.sample(items, size)
         return args
+
+
+def _is_choice(p: MoveParam) -> bool:
+    """A parameter the player chooses (a list without a size records the table's choice)."""
+    return p.type in CHOICE_TYPES and not (p.type == "items" and p.size is None)
+
+
+def _groups(rules: Ruleset, items: list[str], attr: str) -> list[list[str]]:
+    """Items grouped by an attribute's value, groups in order of first appearance."""
+    groups: dict[str, list[str]] = {}
+    for i in items:
+        groups.setdefault(rules.items[i].attrs.get(attr, ""), []).append(i)
+    return list(groups.values())
+
+
+def _change(current: Any, value: Any, add: bool, where: str) -> Any:
+    """A set-valued (or list-valued) state variable with items added or removed."""
+    many = list(value) if isinstance(value, (list, tuple, set, frozenset)) else [value]
+    if isinstance(current, frozenset):
+        return current | frozenset(many) if add else current - frozenset(many)
+    if isinstance(current, list):
+        return current + many if add else [x for x in current if x not in many]
+    raise RuleError(f"{where}: add and remove need a set or list state variable, not {type(current).__name__}")
+
+
+def _viewers(value: Any, players: tuple[str, ...], where: str) -> frozenset[str] | None:
+    if value == EVERYONE:
+        return None
+    names = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple, set, frozenset)) else None
+    if names is None or any(n not in players for n in names):
+        raise RuleError(f"{where}: seen_by must be everyone, a player or a list of players, not {value!r}")
+    return frozenset(names)
 
 
 class _Spaces(Mapping[str, tuple[Token, ...]]):

@@ -9,6 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+try:
+    from ruleslawyer.spec.checks import LOG_CHECKS
+    from ruleslawyer.spec.logschema import LOG_HEADER
+except ImportError:  # run as a script from a checkout without the package installed
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from checks import LOG_CHECKS  # type: ignore[no-redef]
+    from logschema import LOG_HEADER  # type: ignore[no-redef]
+
 CITE = {
     "type": "object",
     "additionalProperties": False,
@@ -32,20 +41,28 @@ PARAMETER = obj({"value": PARAM_VALUE, "min": {"type": "integer"}, "max": {"type
                  "cite": CITE, "doc": {"type": "string"}}, ["value", "cite"])
 REQUIRE = obj({"id": ID, "when": EXPR, "expr": EXPR, "code": CODE, "message": {"type": "string"},
                "cite": CITE}, ["id", "expr", "code", "message", "cite"])
+PARAM_TYPES = ["item", "items", "count", "player", "token_value", "token_reveals"]
 MOVE_PARAM = obj({
-    "type": {"enum": ["clues", "clue", "clue_list", "count", "counter_value", "reveal_list"]},
-    "size": EXPR, "max": EXPR, "distinct_categories": {"type": "boolean"},
+    "type": {"enum": PARAM_TYPES},
+    "of": {**ID, "description": "The component whose items an item or items parameter names."},
+    "size": EXPR, "max": EXPR,
+    "distinct": {**ID, "description": "An attribute no two of the items may share."},
     "optional": {"type": "boolean"}, "code": CODE, "cite": CITE}, ["type"])
 EFFECT = {"$ref": "#/$defs/effect"}
+EFFECT_VERBS = ("set", "add", "remove", "eliminate", "place_token", "reveal_tokens", "phase", "turn", "end", "when")
 EFFECT_DEF = {
     "type": "object",
-    "description": "One effect: exactly one verb key (set, cover, place, reveal, eliminate, pass, clear_passes, phase, turn, end, when).",
+    "description": "One effect: exactly one verb key (" + ", ".join(EFFECT_VERBS) + ").",
     "additionalProperties": False,
     "properties": {
-        "set": {"type": "object", "additionalProperties": EXPR},
-        "cover": EXPR, "reveal": EXPR, "eliminate": EXPR, "pass": EXPR,
-        "clear_passes": {"const": True}, "end": {"const": True},
-        "place": obj({"clue": EXPR, "value": EXPR}, ["clue"]),
+        "set": {"type": "object", "additionalProperties": EXPR, "description": "state variable -> new value"},
+        "add": {"type": "object", "additionalProperties": EXPR,
+                "description": "set-valued state variable -> an item or a list of items to add"},
+        "remove": {"type": "object", "additionalProperties": EXPR,
+                   "description": "set-valued state variable -> an item or a list of items to remove"},
+        "eliminate": EXPR, "end": {"const": True},
+        "place_token": obj({"space": EXPR, "value": EXPR}, ["space"]),
+        "reveal_tokens": EXPR,
         "phase": ID, "turn": EXPR,
         "when": EXPR, "do": {"type": "array", "items": EFFECT}, "else": {"type": "array", "items": EFFECT},
         "cite": CITE,
@@ -55,28 +72,41 @@ OPTION = obj({"values": {"type": "array", "minItems": 1, "items": {"type": ["str
               "default": {"type": ["string", "boolean", "integer"]}, "cite": CITE,
               "ambiguity": {"type": "string"}, "doc": {"type": "string"}},
              ["values", "default", "cite"])
-CLUE = obj({"id": ID, "name": {"type": "string", "minLength": 1}, "aliases": NAMES}, ["id", "name"])
-CATEGORY = obj({"id": ID, "name": {"type": "string"}, "aliases": NAMES,
-                "clues": {"type": "array", "minItems": 1, "items": CLUE}}, ["id", "name", "clues"])
-COMPONENT = obj({"name": {"type": "string"}, "cite": CITE}, ["name", "cite"])
+ITEM = {"type": "object", "required": ["id", "name"],
+        "properties": {"id": ID, "name": {"type": "string", "minLength": 1}, "aliases": NAMES},
+        "additionalProperties": {"type": "string", "description": "an attribute: the id of an item of its component"}}
+COMPONENT = obj({"noun": {"type": "string", "minLength": 1, "description": "What one item is called in messages."},
+                 "name": {"type": "string"}, "cite": CITE,
+                 "attributes": {"type": "object", "additionalProperties": ID,
+                                "description": "attribute -> the component its values are items of"},
+                 "list": {"type": "array", "minItems": 1, "items": ITEM}}, ["cite"])
 VARIANT_SET = {"type": "object", "additionalProperties": {
     "oneOf": [{"type": ["integer", "boolean", "array"]},
               obj({"value": PARAM_VALUE, "cite": CITE}, ["value", "cite"])]}}
+ZONE = obj({"per": {"enum": ["player"]}, "size": EXPR, "seen_by": {"enum": ["owner", "everyone", "nobody"]},
+            "cite": CITE}, ["size", "seen_by"])
+CONSTRAINT = obj({"zones": {"type": "array", "minItems": 1, "items": ID}, "count_by": ID,
+                  "pattern": EXPR, "shuffled": EXPR, "cite": CITE}, ["zones", "count_by", "pattern"])
+DECK = obj({"cards": ID, "when": EXPR, "cite": CITE,
+            "zones": {"type": "object", "minProperties": 1, "additionalProperties": ZONE},
+            "constraints": {"type": "array", "items": CONSTRAINT}}, ["cards", "zones"])
+WORD = {"type": "string", "minLength": 1}
+SOLUTION = obj({"zones": {"type": "array", "minItems": 1, "items": ID}, "cite": CITE,
+                "noun": WORD, "observation": WORD, "sets": WORD, "certainly_in": WORD, "certainly_out": WORD,
+                "per_group": WORD, "could_end": WORD}, ["zones"])
+DEAL = obj({"cite": CITE, "decks": {"type": "object", "minProperties": 1, "additionalProperties": DECK},
+            "solution": SOLUTION}, ["decks"])
+TOKENS = obj({"noun": WORD, "plural": WORD, "on": ID, "supply": EXPR, "cite": CITE}, ["noun", "on", "supply"])
+RECORD = obj({"zone": ID, "shown": {"type": "boolean"}, "token_values": {"const": True},
+              "tokens_shown": {"const": True}, "scores": {"const": True}, "winners": {"const": True},
+              "cite": CITE}, [], description="What one key of the log records: the cards of a player's zone "
+              "(zone: FAMILY), token values in the order placed (token_values), tokens turned up at the end "
+              "(tokens_shown), scores or winners.")
+OBSERVATION = obj({"fact": EXPR, "seen_by": EXPR, "when": EXPR, "says": {"type": "string"}, "cite": CITE},
+                  ["fact", "seen_by", "cite"])
 
 # The generic checks of checker/ that a rule file may give a code (log_checks).
-LOG_CHECK_KINDS = (
-    "game-ends",            # a move that ends the game is followed by more moves
-    "end-not-reached",      # the log records an end (scores, winner) but the game goes on
-    "partial-accusation",   # an accusation of fewer clues than categories, judged correct, leaves out a dealt category
-    "observations",         # a verdict no deal fits, with the recorded evidence and the verdicts before it
-    "evidence-shown",       # the evidence a player shows differs from the one recorded for them
-    "evidence-deal",        # the recorded evidence cannot have been dealt
-    "counter-supply",       # no assignment of hidden counter values fits the supplies and the reveals
-    "counter-record",       # a revealed counter value contradicts an earlier record
-    "counter-reveal",       # more counter values recorded than counters turned face up
-    "scores",               # a recorded score differs from the computed one
-    "winners",              # the recorded winners differ from the computed ones
-)
+LOG_CHECK_KINDS = tuple(LOG_CHECKS)
 
 RULES = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -86,16 +116,16 @@ RULES = {
         "ruleslawyer": {"const": 1},
         "game": ID, "title": {"type": "string"}, "code_prefix": {"type": "string", "pattern": "^[A-Z]{1,4}$"},
         "sources": {"type": "object", "additionalProperties": obj({"file": {"type": "string"}, "title": {"type": "string"}}, ["file"])},
-        "components": obj({
-            "categories": obj({"cite": CITE, "list": {"type": "array", "minItems": 1, "items": CATEGORY}}, ["cite", "list"]),
-            "counters": COMPONENT, "covers": COMPONENT, "verdicts": COMPONENT}, ["categories"]),
+        "components": {"type": "object", "minProperties": 1, "additionalProperties": COMPONENT},
         "parameters": {"type": "object", "additionalProperties": PARAMETER},
         "checks": {"type": "array", "items": obj({"expr": EXPR, "message": {"type": "string"}, "cite": CITE}, ["expr", "message", "cite"])},
         "variants": obj({"default": {"type": "string"}, "list": {"type": "object", "minProperties": 1,
                          "additionalProperties": obj({"cite": CITE, "set": VARIANT_SET}, ["cite", "set"])}},
                         ["default", "list"]),
         "options": {"type": "object", "additionalProperties": OPTION},
-        "state": {"type": "object", "additionalProperties": obj({"init": EXPR}, ["init"])},
+        "deal": DEAL,
+        "tokens": TOKENS,
+        "state": {"type": "object", "additionalProperties": obj({"init": EXPR, "added": {"type": "string"}}, ["init"])},
         "flow": obj({
             "start": obj({"phase": ID, "turn": EXPR, "cite": CITE}, ["phase", "turn", "cite"]),
             "phases": {"type": "object", "minProperties": 1, "additionalProperties": obj({"cite": CITE}, ["cite"])},
@@ -104,7 +134,7 @@ RULES = {
             "cite": CITE,
             "params": {"type": "object", "additionalProperties": MOVE_PARAM},
             "requires": {"type": "array", "items": REQUIRE},
-            "observe": obj({"fact": EXPR, "visible": {"enum": ["public", "actor"]}, "cite": CITE}, ["fact", "visible", "cite"]),
+            "observe": {"type": "array", "items": OBSERVATION},
             "effects": {"type": "array", "items": EFFECT}}, ["cite", "effects"])},
         "functions": {"type": "object", "additionalProperties": obj({"args": {"type": "array", "items": ID}, "expr": EXPR, "cite": CITE}, ["args", "expr", "cite"])},
         "scoring": obj({
@@ -113,14 +143,17 @@ RULES = {
                 "id": ID, "show_solution": {"const": True}, "remove": EXPR, "reveal_all": {"const": True},
                 "points": EXPR, "cite": CITE}, ["id", "cite"])},
             "winners": obj({"expr": EXPR, "define": {"type": "object", "additionalProperties": EXPR}, "cite": CITE}, ["expr", "cite"])},
-            ["steps", "winners"]),
+            ["winners"]),
+        "log": obj({"private": {"type": "object", "additionalProperties": RECORD},
+                    "end": {"type": "object", "additionalProperties": RECORD}},
+                   description="What a game log may record beyond its moves (its private: and end: keys)."),
         "log_checks": {"type": "array", "description": "Checks of a whole game log beyond one move's requirements "
                        "(consistency, scoring): each names a generic check of the log checker and gives it "
                        "the game's code, rule and citation.",
                        "items": obj({"id": ID, "check": {"enum": list(LOG_CHECK_KINDS)}, "code": CODE,
                                      "message": {"type": "string", "minLength": 3}, "cite": CITE},
                                     ["id", "check", "code", "message", "cite"])},
-    }, ["ruleslawyer", "game", "title", "code_prefix", "sources", "components", "parameters", "variants", "flow", "moves", "scoring"]),
+    }, ["ruleslawyer", "game", "title", "code_prefix", "sources", "components", "parameters", "variants", "flow", "moves"]),
     "$defs": {"effect": EFFECT_DEF},
 }
 
@@ -147,45 +180,10 @@ HOUSE = {
     }, ["ruleslawyer", "extends", "name"]),
 }
 
-# Game logs (checker/): the same for every game, so move names and their
-# parameters are checked by the log parser against the rule file, not here.
-NAME = {"type": "string", "minLength": 1}
-PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
-VALUES = {"oneOf": [{"type": "integer", "minimum": 0},
-                    {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
-LOG_MOVE = {
-    "type": "object", "minProperties": 1,
-    "description": "One move: its name as the key and the player as the value "
-                   "(suspect: Helen), then its parameters (clues, smiles, clue, value, covers, reveals).",
-    "additionalProperties": {"type": ["string", "integer", "array", "object"]},
-}
-LOG = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://ruleslawyer.example/spec/log.schema.json",
-    "title": "ruleslawyer game log",
-    **obj({
-        "format": {"const": 1, "description": "The log format version."},
-        "title": {"type": "string"}, "date": {"type": "string"}, "notes": {"type": "string"},
-        "rules": {**NAME, "description": "A bundled rule set by name or a rule file relative to the log."},
-        "variant": {"type": ["string", "integer"], "description": "A variant name (5p) or a number of players; default: from the players."},
-        "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name or file relative to the log."},
-        "players": {"type": "array", "minItems": 1, "items": NAME, "description": "The players in seating order (clockwise)."},
-        "first": {**NAME, "description": "Who starts; default: the first player listed."},
-        "private": obj({
-            "evidence": {**PLAYER_MAP, "description": "Each player's evidence card, when known."},
-            "counters": {"type": "object", "description": "Per player, the values of their counters in the order placed (null when unknown).",
-                         "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}}},
-        }),
-        "moves": {"type": "array", "items": LOG_MOVE},
-        "end": obj({
-            "evidence": {**PLAYER_MAP, "description": "The evidence each player shows at the end."},
-            "counters": {"type": "object", "description": "Counters turned face up at the end: clue -> player -> value(s).",
-                         "additionalProperties": {"type": "object", "additionalProperties": VALUES}},
-            "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "winner": {"oneOf": [NAME, {"type": "array", "minItems": 1, "items": NAME}]},
-        }),
-    }, ["rules", "players"]),
-}
+# Game logs: the header is the same for every game (spec/log.schema.json);
+# what private: and end: may hold, and the moves, follow each rule file
+# (spec/logschema.py builds a log schema per resolved rule set).
+LOG = LOG_HEADER
 
 if __name__ == "__main__":
     here = Path(__file__).parent

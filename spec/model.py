@@ -2,14 +2,17 @@
 
 Built by :mod:`spec.loader`; read by the state machine, the solver and the
 checker.  Everything here is plain data plus compiled expressions; every
-rule keeps its citation and the position it was read from.
+rule keeps its citation and the position it was read from.  The engine's
+words are generic — components and their items, a deal of cards into
+zones, tokens on spaces, facts, records — and each rule file gives them the
+game's own words (``noun:``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .diagnostics import Position
 from .expr import Expr, ExprError, compile_expr
@@ -58,34 +61,46 @@ class Template:
                 value = part.run(env)
             except ExprError:
                 value = "?"
-            out.append(_show(value))
+            out.append(show(value))
         return "".join(out)
 
     def expressions(self) -> list[Expr]:
         return [p for p in self.parts if isinstance(p, Expr)]
 
+    def text(self) -> str:
+        """The template as written, holes included."""
+        return "".join(p if isinstance(p, str) else "{" + p.source + "}" for p in self.parts)
 
-def _show(value: Any) -> str:
+
+def show(value: Any) -> str:
+    """A value as messages print it: lists in brackets, sets sorted."""
     if isinstance(value, (list, tuple, frozenset, set)):
         items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
-        return "[" + ", ".join(_show(v) for v in items) + "]"
+        return "[" + ", ".join(show(v) for v in items) + "]"
     return str(value)
 
 
 @dataclass(frozen=True)
-class Clue:
+class Item:
+    """One named thing of a component (a card, a category, a colour...)."""
+
     id: str
     name: str
-    category: str
+    component: str
     aliases: tuple[str, ...] = ()
+    attrs: Mapping[str, str] = field(default_factory=dict)  # attribute -> item id
 
 
 @dataclass(frozen=True)
-class Category:
+class Component:
+    """A named list of items; ``attributes`` maps an attribute to the component its values come from."""
+
     id: str
-    name: str
-    clues: tuple[str, ...]
-    aliases: tuple[str, ...] = ()
+    noun: str
+    items: tuple[str, ...]
+    attributes: Mapping[str, str] = field(default_factory=dict)
+    name: str | None = None
+    cite: Cite | None = None
 
 
 @dataclass(frozen=True)
@@ -122,13 +137,19 @@ class Require:
     position: Position | None
 
 
+ParamType = Literal["item", "items", "count", "player", "token_value", "token_reveals"]
+#: Parameter types a player chooses (the others record what the table observed).
+CHOICE_TYPES = frozenset({"item", "items", "token_value", "player"})
+
+
 @dataclass(frozen=True)
 class MoveParam:
     name: str
     type: str
+    of: str | None = None          # the component of an item / items parameter
     size: Expr | None = None
     max: Expr | None = None
-    distinct_categories: bool = False
+    distinct: str | None = None    # an attribute whose values the items must not share
     optional: bool = False
     code: str | None = None
     cite: Cite | None = None
@@ -148,9 +169,14 @@ class Effect:
 
 @dataclass(frozen=True)
 class Observation:
+    """A fact about the hidden deal that a move lets some players learn."""
+
     fact: Expr
-    visible: str
+    seen_by: Expr                  # "everyone", a player or a list of players
+    when: Expr | None
+    says: Template | None          # the fact in the game's words
     cite: Cite
+    position: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -159,9 +185,15 @@ class Move:
     cite: Cite
     params: tuple[MoveParam, ...]
     requires: tuple[Require, ...]
-    observe: Observation | None
+    observe: tuple[Observation, ...]
     effects: tuple[Effect, ...]
     position: Position | None = None
+
+    def param(self, name: str) -> MoveParam | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def param_of_type(self, type_: str) -> MoveParam | None:
+        return next((p for p in self.params if p.type == type_), None)
 
 
 @dataclass(frozen=True)
@@ -170,6 +202,16 @@ class Function:
     args: tuple[str, ...]
     expr: Expr
     cite: Cite
+
+
+@dataclass(frozen=True)
+class StateVar:
+    """A state variable of the rules: its start value and, for collections,
+    how a note says that a move added an item to it."""
+
+    name: str
+    init: Expr
+    added: Template | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +253,89 @@ class Flow:
     requires: tuple[Require, ...]
 
 
+# -- the hidden deal ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    """A zone family: one zone per player (``per_player``) or one zone."""
+
+    family: str
+    per_player: bool
+    size: Expr | None          # None: the rest of the deck
+    seen_by: str               # owner | everyone | nobody
+    cite: Cite | None
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
+class ConstraintSpec:
+    """The zones of these families hold, together, ``pattern`` cards of each value of an attribute."""
+
+    zones: tuple[str, ...]
+    count_by: str
+    pattern: Expr
+    shuffled: Expr
+    cite: Cite | None
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    id: str
+    cards: str                 # a component
+    zones: tuple[ZoneSpec, ...]
+    constraints: tuple[ConstraintSpec, ...]
+    when: Expr | None = None
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
+class SolutionSpec:
+    zones: tuple[str, ...]     # zone families whose content is the solution
+    words: Mapping[str, str]   # noun, sets, certainly_in, certainly_out, per_group, could_end
+    cite: Cite | None
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    decks: tuple[DeckSpec, ...]
+    solution: SolutionSpec | None
+    cite: Cite | None
+
+    def families(self) -> dict[str, ZoneSpec]:
+        return {z.family: z for d in self.decks for z in d.zones}
+
+    def deck_of_family(self, family: str) -> DeckSpec:
+        return next(d for d in self.decks if any(z.family == family for z in d.zones))
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    """Face-down tokens with hidden values placed on spaces (one space per item of ``on``)."""
+
+    noun: str
+    plural: str
+    on: str
+    supply: Expr               # value -> how many each player has
+    cite: Cite | None
+
+
+RecordKind = Literal["zone", "token_values", "tokens_shown", "scores", "winners"]
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """What a key of a log's ``private:`` or ``end:`` section records."""
+
+    key: str
+    section: str               # private | end
+    kind: str                  # one of RecordKind
+    zone: str | None = None    # the zone family of a ``zone`` record
+    shown: bool = False        # shown to everyone (at the end)
+    cite: Cite | None = None
+
+
 @dataclass
 class Ruleset:
     """One resolved rule set: a game, a variant and its house rules."""
@@ -222,16 +347,19 @@ class Ruleset:
     house: tuple[str, ...]
     files: tuple[str, ...]
     sources: Mapping[str, str]
-    categories: tuple[Category, ...]
-    clues: Mapping[str, Clue]
+    components: Mapping[str, Component]
+    items: Mapping[str, Item]
     params: Mapping[str, Setting]
     options: Mapping[str, Option]
-    state: Mapping[str, Expr]
+    state: Mapping[str, StateVar]
     flow: Flow
     moves: Mapping[str, Move]
     functions: Mapping[str, Function]
-    scoring: Scoring
-    aliases: Mapping[str, str] = field(default_factory=dict)  # lower-case name -> clue id
+    scoring: Scoring | None
+    deal: DealSpec | None = None
+    tokens: TokenSpec | None = None
+    records: tuple[RecordSpec, ...] = ()
+    aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # component -> folded name -> id
     log_checks: tuple[LogCheck, ...] = ()
 
     @property
@@ -246,12 +374,31 @@ class Ruleset:
     def option(self, name: str) -> Any:
         return self.options[name].value
 
-    def category_of(self, clue: str) -> str:
-        return self.clues[clue].category
+    def name(self, item: str) -> str:
+        """An item's printed name (the id itself for anything else)."""
+        found = self.items.get(item) if isinstance(item, str) else None
+        return found.name if found else str(item)
 
-    def clue_name(self, clue: str) -> str:
-        return self.clues[clue].name
+    def noun(self, component: str) -> str:
+        return self.components[component].noun
 
-    def find_clue(self, text: str) -> str | None:
-        """The clue id for a name as printed or any alias, case-insensitive."""
-        return self.aliases.get(" ".join(str(text).split()).lower())
+    def find(self, component: str, text: str) -> str | None:
+        """The item id for a name as printed or any alias, case-insensitive."""
+        return self.aliases.get(component, {}).get(" ".join(str(text).split()).lower())
+
+    def record(self, section: str, kind: str) -> RecordSpec | None:
+        """The first record of a kind in a log section, when the rules declare one."""
+        return next((r for r in self.records if r.section == section and r.kind == kind), None)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards of the deck that holds the solution."""
+        if self.deal is None or self.deal.solution is None:
+            return ()
+        deck = self.deal.deck_of_family(self.deal.solution.zones[0])
+        return self.components[deck.cards].items
+
+    def solution_word(self, key: str, default: str = "") -> str:
+        if self.deal is None or self.deal.solution is None:
+            return default
+        return self.deal.solution.words.get(key, default)

@@ -1,10 +1,10 @@
 """Scoring a finished game: the rule file's ``scoring:`` section, evaluated.
 
 Generic: a rule file lists steps, each of one kind, run in order over the
-counters (tokens) left on the board —
+tokens left on the spaces —
 
-* ``show_solution``: the hidden solution is shown (``evidence(c)`` and
-  ``solution`` become readable);
+* ``show_solution``: the hidden solution is shown (``solution``, the list of
+  its cards, becomes readable);
 * ``remove: <condition on t>``: every token ``t`` meeting it leaves the board;
 * ``reveal_all``: every token is turned face up (its value must be known);
 * ``points: <expression>``: evaluated once per ``player``, added to
@@ -13,7 +13,9 @@ counters (tokens) left on the board —
 then ``winners:`` (after its ``define:`` names, in order) lists the winners.
 
 The steps, their ids and expressions are the rule file's; the tests of
-``tests/checker/test_scoring.py`` run them on hand-made endings.
+``tests/checker/test_scoring.py`` run them on hand-made endings.  Token
+values nobody recorded in the state may be given by the caller (``values``:
+token order -> value, e.g. what a ledger of hidden values deduced).
 """
 
 from __future__ import annotations
@@ -30,12 +32,12 @@ __all__ = ["StepResult", "ScoreTable", "UnknownValues", "score", "winners_unscor
 
 
 class UnknownValues(Exception):
-    """Scoring needs the value of counters that nobody recorded."""
+    """Scoring needs the value of tokens that nobody recorded."""
 
     def __init__(self, step: str, tokens: Iterable[Token]):
         self.step = step
         self.tokens = tuple(tokens)
-        super().__init__(f"step {step}: {len(self.tokens)} counter value(s) unknown")
+        super().__init__(f"step {step}: {len(self.tokens)} token value(s) unknown")
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ class StepResult:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "kind": self.kind}
         if self.kind == "remove":
-            out["removed"] = [{"owner": t.owner, "clue": t.clue, "value": t.value} for t in self.removed]
+            out["removed"] = [{"owner": t.owner, "space": t.space, "value": t.value} for t in self.removed]
         if self.kind == "points":
             out["points"] = dict(self.points)
         return out
@@ -83,16 +85,20 @@ def _run(expr: Expr, env: Mapping[str, Any], where: str) -> Any:
         raise RuleError(f"scoring {where}: {expr.source}: {exc}") from None
 
 
-def score(machine: Machine, state: State, solution: Iterable[str]) -> ScoreTable:
+def score(machine: Machine, state: State, solution: Iterable[str],
+          values: Mapping[int, int] | None = None) -> ScoreTable:
     """Run every scoring step of the rules on ``state`` with this solution.
 
-    Raises :class:`UnknownValues` when a step needs a counter value the
-    state does not hold, :class:`RuleError` when a rule expression fails.
+    Raises :class:`UnknownValues` when a step needs a token value neither
+    the state nor ``values`` holds, :class:`RuleError` when a rule
+    expression fails (or the rules declare no scoring).
     """
     rules = machine.rules
-    order = {c: i for i, c in enumerate(rules.clues)}
+    if rules.scoring is None:
+        raise RuleError("the rules declare no scoring")
+    order = {c: i for i, c in enumerate(rules.items)}
     chosen = tuple(sorted(set(solution), key=lambda c: order.get(c, len(order))))
-    board = state.copy()
+    board = _with_values(state, values)
     shown = False
     scores = {p: 0 for p in state.players}
     results: list[StepResult] = []
@@ -100,7 +106,6 @@ def score(machine: Machine, state: State, solution: Iterable[str]) -> ScoreTable
     def env(**extra: Any) -> dict[str, Any]:
         base = machine.env(board)
         if shown:
-            base["evidence"] = lambda c: c in chosen
             base["solution"] = list(chosen)
         base["score"] = dict(scores)
         base.update(extra)
@@ -134,6 +139,15 @@ def score(machine: Machine, state: State, solution: Iterable[str]) -> ScoreTable
     return ScoreTable(chosen, tuple(results), scores, tuple(winners))
 
 
+def _with_values(state: State, values: Mapping[int, int] | None) -> State:
+    """A copy of the state whose tokens take the values given where theirs are unknown."""
+    board = state.copy()
+    if values:
+        board.spaces = {s: tuple(replace(t, value=values[t.order]) if t.value is None and t.order in values else t
+                                 for t in stack) for s, stack in board.spaces.items()}
+    return board
+
+
 def winners_unscored(machine: Machine, state: State) -> tuple[str, ...] | None:
     """The winners when the rules give them without the solution or the scores
     (e.g. the last player left), else None.
@@ -142,6 +156,8 @@ def winners_unscored(machine: Machine, state: State) -> tuple[str, ...] | None:
     expression that reads one cannot be evaluated.
     """
     rules = machine.rules
+    if rules.scoring is None:
+        return None
     names = machine.env(state)
     for name, expr in rules.scoring.define:
         try:

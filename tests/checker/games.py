@@ -1,8 +1,8 @@
 """Simulated games, written out as logs, for the checker's tests.
 
-A game is dealt at random (a solution drawn as the rules' deal shape says,
-one evidence card per player), then played by random legal moves from the
-state machine, weighted so that games last (accusations are rare).
+A game is dealt at random (as the rules' deal says, one evidence card per
+player), then played by random legal moves from the state machine, weighted
+so that games last (accusations are rare).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from ruleslawyer.checker.writer import EndSection, format_log
-from ruleslawyer.spec.deal import deal_shape
+from ruleslawyer.spec.deal import random_world
 from ruleslawyer.spec.loader import load_rules
 from ruleslawyer.spec.machine import Machine, Play, State
 from ruleslawyer.spec.scoring import ScoreTable, score
@@ -50,7 +50,7 @@ class Game:
         plays = self.plays if values else [
             Play(p.kind, p.actor, {k: v for k, v in p.args.items() if k != "value"}) for p in self.plays]
         return format_log(self.rules, self.players, plays, first=self.first, variant=self.variant,
-                          private_evidence=self.evidence if private else None,
+                          private_zones={"hand": self.evidence} if private else None,
                           end=self.end_section() if end else None)
 
     def end_section(self) -> EndSection | None:
@@ -63,17 +63,8 @@ class Game:
                 if t.owner not in self.state.out:
                     counters.setdefault(clue, {}).setdefault(t.owner, []).append(t.value)
         table = self.table
-        return EndSection(dict(self.evidence), counters, dict(table.scores) if table else {},
+        return EndSection({"hand": dict(self.evidence)}, counters, dict(table.scores) if table else {},
                           list(table.winners) if table else [])
-
-
-def deal(rules, rng: random.Random) -> frozenset[str]:
-    shape = deal_shape(rules)
-    pattern = rng.choice(shape.patterns)
-    cards: list[str] = []
-    for group, k in zip(shape.groups, pattern):
-        cards.extend(rng.sample(list(group), k))
-    return frozenset(cards)
 
 
 def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 0.01) -> Game:
@@ -88,23 +79,24 @@ def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 
     rng = random.Random(seed)
     players = PLAYERS[rules.param("players")]
     first = rng.choice(players)
-    solution = deal(rules, rng)
-    cards = sorted(solution)
-    rng.shuffle(cards)
-    game = Game(variant, players, first, dict(zip(players, cards)))
+    world = random_world(machine.deal(players), rng)
+    evidence = {p: c for c, z in sorted(world.items()) for p in players if z == f"hand:{p}"}
+    solution = frozenset(evidence.values())
+    game = Game(variant, players, first, evidence)
     state = machine.start(players, first)
     for _ in range(max_moves):
         if state.ended:
             break
-        play = _insight(machine, state, rng, solution, solve_rate)
-        play = play or machine.random_play(state, rng, solution, weights=WEIGHTS)
+        play = _insight(machine, state, rng, world, solution_rate=solve_rate)
+        play = play or machine.random_play(state, rng, world, weights=WEIGHTS)
         if play is None:
             break
         out = machine.play(state, play)
         assert out.violations == [], (play, out.violations)
         args = dict(play.args)
-        if out.covered and "covers" in {p.name for p in rules.moves[play.kind].params}:
-            args["covers"] = list(out.covered)
+        covered = sorted(out.state.vars["covered"] - state.vars["covered"])
+        if covered and "covers" in {p.name for p in rules.moves[play.kind].params}:
+            args["covers"] = covered
         if out.revealed:
             args["reveals"] = [(t.owner, t.value) for t in out.revealed]
         game.plays.append(Play(play.kind, play.actor, args))
@@ -115,22 +107,24 @@ def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 
     return game
 
 
-def _insight(machine: Machine, state: State, rng: random.Random, solution: frozenset[str],
-             rate: float) -> Play | None:
+def _insight(machine: Machine, state: State, rng: random.Random, world: dict[str, str],
+             solution_rate: float) -> Play | None:
     """Sometimes the player to act names the solution (if that is legal)."""
-    if state.ended or rng.random() >= rate or state.turn in state.out:
+    if state.ended or rng.random() >= solution_rate or state.turn in state.out:
         return None
     rules = machine.rules
+    solution = {c for c, z in world.items() if z.startswith("hand:")}
     kind = "accuse" if state.phase == "deductions" else "suspect"
     size = rules.param("accusation_size" if kind == "accuse" else "suspicion_size")
     clues = []
-    for cat in rules.categories:
-        mine = sorted(c for c in cat.clues if c in solution)
+    for cat in rules.components["categories"].items:
+        members = [c for c in rules.components["clues"].items if rules.items[c].attrs["category"] == cat]
+        mine = sorted(c for c in members if c in solution)
         if mine:
             clues.append(rng.choice(mine))
         elif kind == "suspect":
-            clues.append(rng.choice(cat.clues))
+            clues.append(rng.choice(members))
     if len(clues) != size:
         return None
-    play = machine.resolve(state, Play(kind, state.turn, {"clues": clues}), solution)
+    play = machine.resolve(state, Play(kind, state.turn, {"clues": clues}), world)
     return None if machine.check(state, play) else play

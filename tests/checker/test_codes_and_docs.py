@@ -14,10 +14,11 @@ from ruleslawyer.spec.loader import load_rules
 
 from ..conftest import ROOT
 
-MODULES = ["checker.log", "checker.names", "checker.hidden", "checker.consistency", "checker.replay",
-           "checker.context", "checker.verdicts", "checker.counters", "checker.ending",
+MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistency", "checker.replay",
+           "checker.context", "checker.observed", "checker.tokens", "checker.ending",
            "checker.report", "checker.check", "checker.codes", "checker.rulecodes", "checker.writer",
-           "checker.blame", "spec.scoring"]
+           "checker.blame", "spec.scoring", "spec.facts", "spec.dealmodel", "spec.deal", "spec.env",
+           "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -46,7 +47,7 @@ def test_log_checks_are_declared_once_each_under_the_game_prefix():
     from ruleslawyer.spec import make_schema
 
     assert set(checks) == set(make_schema.LOG_CHECK_KINDS)
-    replay_source = "".join((ROOT / "checker" / f).read_text() for f in ("verdicts.py", "counters.py", "ending.py", "replay.py"))
+    replay_source = "".join((ROOT / "checker" / f).read_text() for f in ("observed.py", "tokens.py", "ending.py", "replay.py"))
     assert all(f'"{kind}"' in replay_source for kind in make_schema.LOG_CHECK_KINDS)
 
 

@@ -60,10 +60,11 @@ def test_private_facts_and_end():
     log, _ = parse_log_text(HEAD + "private:\n  evidence: {Helen: Kingsley}\n  counters: {gordon: [2, null, 0]}\n"
                             "moves: []\nend:\n  evidence: {Helen: Kingsley}\n"
                             f"{counters}\n  scores: {{Helen: 3}}\n  winner: [Helen, john]\n", "t.yaml")
-    assert log.private.evidence["Helen"].value == "kingsley"
-    assert [r.value for r in log.private.counters["Gordon"]] == [2, None, 0]
-    assert log.end.counters == {"compass": {"John": ((1, 2), Position("t.yaml", 9, col(counters, "[1, 2]")))},
-                                "waterloo-station": {"Helen": ((0,), Position("t.yaml", 9, col(counters, "0}")))}}
+    (evidence,) = log.private.zones
+    assert evidence.key == "evidence" and [r.value for r in evidence.cards["Helen"]] == ["kingsley"]
+    assert [r.value for r in log.private.tokens["Gordon"]] == [2, None, 0]
+    assert log.end.tokens == {"compass": {"John": ((1, 2), Position("t.yaml", 9, col(counters, "[1, 2]")))},
+                              "waterloo-station": {"Helen": ((0,), Position("t.yaml", 9, col(counters, "0}")))}}
     assert log.end.scores["Helen"].value == 3 and log.end.winners.value == ("Helen", "John")
     assert log.end.claims() == Position("t.yaml", 10, 3)
 

@@ -63,7 +63,7 @@ def test_the_last_player_left_wins_whatever_the_scores():
     table = score(g.machine, g.state, SOLUTION4)
     assert table.scores == {"Helen": 0, "Gordon": 0, "John": 2, "Audrey": 0}  # Gordon's 2 removed at III
     assert table.winners == ("John",)
-    removed = {s.id: [(t.owner, t.clue) for t in s.removed] for s in table.steps if s.kind == "remove"}
+    removed = {s.id: [(t.owner, t.space) for t in s.removed] for s in table.steps if s.kind == "remove"}
     assert removed["III"] == [("Gordon", "waterloo-station")]
 
 
@@ -124,4 +124,4 @@ def test_unknown_values_that_count_are_reported():
     g("accuse", "Audrey", clues=SOLUTION4, smiles=4)
     with pytest.raises(UnknownValues) as exc:
         score(g.machine, g.state, SOLUTION4)
-    assert [(t.owner, t.clue) for t in exc.value.tokens] == [("Gordon", "waterloo-station")]
+    assert [(t.owner, t.space) for t in exc.value.tokens] == [("Gordon", "waterloo-station")]

@@ -107,7 +107,7 @@ any_text = st.one_of(yamlish, st.text(max_size=200))
 
 PARAM_NAMES = list(LADY_ALICE["parameters"])
 OPTION_NAMES = list(LADY_ALICE["options"])
-CLUE_IDS = [c["id"] for cat in LADY_ALICE["components"]["categories"]["list"] for c in cat["clues"]]
+CLUE_IDS = [c["id"] for c in LADY_ALICE["components"]["clues"]["list"]]
 NAMES = PARAM_NAMES + OPTION_NAMES + CLUE_IDS + ["value", "cite", "src", "quote", "min", "max", "expr", "set"]
 
 scalars = st.one_of(
@@ -139,7 +139,7 @@ overlays = st.fixed_dictionaries(
     })
 
 EXPR_TOKENS = [
-    "params", "options", "vars", "move", "players", "actor", "turn", "covered", "categories", "clues",
+    "params", "options", "vars", "move", "players", "actor", "turn", ".covered", "categories", "clues", "hand()",
     "clues_of", "category", "evidence", "x", "c", "ended", "phase", ".", ".players", ".repeat", ".clues",
     ".evidence_per_category", ".__class__", "len", "sum", "min", "max", "set", "sorted", "range", "count",
     "any", "all", "abs", "list", "(", ")", "[", "]", "{", "}", ",", ":", " for x in ", " for c in ", " if ",

@@ -34,7 +34,7 @@ def mutate(tmp_path: Path, old: str, new: str) -> str:
     ('when: "not options.place_on_covered"', 'when: "not options.place_on_coverd"', "RL123"),
     ("when: \"options.repeat == 'never'\"", "when: \"options.repeat == 'nevr'\"", "RL124"),
     ("evidence_per_category:\n          value: [2, 1, 1, 1]", "evidence_per_category:\n          value: [2, 2, 1, 1]", "RL131"),
-    ('{id: speke, name: "John Hanning Speke"', '{id: kingsley, name: "John Hanning Speke"', "RL126"),
+    ('id: speke, name: "John Hanning Speke"', 'id: kingsley, name: "John Hanning Speke"', "RL126"),
     ("cite: {src: rulebook, quote: \"A space cannot", "cite: {src: rulebok, quote: \"A space cannot", "RL125"),
     ('expr: "not ended"', 'expr: "not ended +"', "RL120"),
 ])

@@ -23,9 +23,20 @@ def _norm(text: str) -> str:
 
 def _rule_nodes(doc):
     """(path, mapping) for every node that is a rule and so needs a cite."""
-    yield "components.categories", doc["components"]["categories"]
-    for name in ("counters", "covers", "verdicts"):
-        yield f"components.{name}", doc["components"][name]
+    for name, node in doc["components"].items():
+        yield f"components.{name}", node
+    deal = doc["deal"]
+    yield "deal", deal
+    for name, deck in deal["decks"].items():
+        for zname, zone in deck["zones"].items():
+            yield f"deal.decks.{name}.zones.{zname}", zone
+        for i, c in enumerate(deck.get("constraints", [])):
+            yield f"deal.decks.{name}.constraints[{i}]", c
+    yield "deal.solution", deal["solution"]
+    yield "tokens", doc["tokens"]
+    for section in ("private", "end"):
+        for key, node in doc["log"][section].items():
+            yield f"log.{section}.{key}", node
     for name, node in doc["parameters"].items():
         yield f"parameters.{name}", node
     for i, node in enumerate(doc["checks"]):
@@ -46,8 +57,8 @@ def _rule_nodes(doc):
         yield f"moves.{name}", move
         for i, req in enumerate(move.get("requires", [])):
             yield f"moves.{name}.requires[{i}]", req
-        if "observe" in move:
-            yield f"moves.{name}.observe", move["observe"]
+        for i, ob in enumerate(move.get("observe", [])):
+            yield f"moves.{name}.observe[{i}]", ob
     for name, node in doc["functions"].items():
         yield f"functions.{name}", node
     for i, step in enumerate(doc["scoring"]["steps"]):
@@ -93,7 +104,7 @@ def test_effects_cite_their_sentence_where_they_change_state():
             yield from effects(e.get("else"))
 
     uncited = [(name, e) for name, move in doc["moves"].items() for e in effects(move["effects"])
-               if any(v in e for v in ("cover", "place", "reveal", "eliminate", "pass", "end", "phase", "turn"))
+               if any(v in e for v in ("add", "remove", "place_token", "reveal_tokens", "eliminate", "end", "phase", "turn"))
                and "cite" not in e]
     assert uncited == []
 

@@ -11,9 +11,9 @@ import ruleslawyer.spec.expr
 import ruleslawyer.spec.loader
 import ruleslawyer.spec.model
 import ruleslawyer.spec.source
-from ruleslawyer.solver.facts import Fact
 from ruleslawyer.spec.diagnostics import DiagnosticError, Position
-from ruleslawyer.spec.expr import Linear, Namespace, compile_expr
+from ruleslawyer.spec.expr import Namespace, compile_expr
+from ruleslawyer.spec.facts import Atom, Lin, Zones, count, if_then_else, member
 
 
 @pytest.mark.parametrize("module", [ruleslawyer.spec.expr, ruleslawyer.spec.diagnostics, ruleslawyer.spec.source,
@@ -30,10 +30,19 @@ def test_python_backend():
     assert compile_expr("2 if len(move.clues) == 3 else 0").run(env) == 2
 
 
-def test_linear_backend_gives_facts():
-    env = {"clues": ["a", "b", "c"], "evidence": Linear.card, "k": 2}
-    assert compile_expr("sum(evidence(c) for c in clues) >= k").run(env) == Fact.count("abc", ">=", 2)
-    assert compile_expr("evidence('a') + 1 == evidence('b')").run(env) == Fact((("a", 1), ("b", -1)), "==", -1)
+def test_counts_of_hidden_cards_give_facts():
+    hand = Zones({"hand:Ann"})
+    env = {"clues": ["a", "b", "c"], "hand": lambda: hand, "k": 2}
+    assert compile_expr("count(hand(), clues) >= k").run(env) == (count("abc", hand) >= 2)
+    got = compile_expr("count(hand(), 'a') + 1 == count(hand(), ['b'])").run(env)
+    assert got == Atom(Lin.of([("a", hand, 1), ("b", hand, -1)]), "==", -1)
+    # and/or/not/if of facts are facts; "card in zones" is membership
+    lie = compile_expr("(count(hand(), clues) == 1) if 'a' in hand() else not count(hand(), clues) == 1").run(env)
+    assert lie == if_then_else(member("a", hand) == 1, count("abc", hand) == 1, count("abc", hand) != 1)
+    world = {"a": "hand:Ann", "b": "rest", "c": "rest"}
+    assert lie.holds(world) and not lie.holds({**world, "b": "hand:Ann"})
+    with pytest.raises(Exception, match="no truth value"):
+        compile_expr("1 if count(hand(), clues) == 1 and true else 0").run(env)
 
 
 @pytest.mark.parametrize("source", [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ruleslawyer.solver.facts import Fact
-from ruleslawyer.spec.expr import Linear
+from ruleslawyer.spec.deal import random_world
+from ruleslawyer.spec.facts import Fact, count
 
 from .helpers import SUSPICION, Table
 
@@ -76,7 +76,7 @@ def test_suspicion_shape_and_repeat():
 def test_all_red_herrings_are_covered_and_cannot_be_suspected_again():
     t = Table()
     t("suspect", "Helen", clues=SUSPICION, smiles=0)
-    assert t.state.covered == frozenset(SUSPICION) and t.state.vars["business_cards"] == 24
+    assert t.state.vars["covered"] == frozenset(SUSPICION) and t.state.vars["business_cards"] == 24
     t.deductions_all_pass()
     assert t("place", "Helen", clue="compass") == ["LA203", "LA205", "LA225"]
     t2 = Table()
@@ -137,24 +137,23 @@ def test_lone_player_left_wins_at_once():
     assert t.state.ended and t.state.vars["end_reason"] == "only one player left"
 
 
-def test_observation_compiles_to_a_linear_fact():
+def test_observation_compiles_to_a_fact_over_the_hands():
     t = Table()
-    move = t.rules.moves["suspect"]
-    env = t.machine.env(t.state, "Helen", {"clues": SUSPICION, "smiles": 2, "covers": None})
-    env["evidence"] = Linear.card
-    fact = move.observe.fact.run(env)
-    assert fact == Fact.count(SUSPICION, "==", 2)
+    from ruleslawyer.spec.machine import Play
+    (fact,) = t.machine.observations(t.state, Play("suspect", "Helen", {"clues": SUSPICION, "smiles": 2}))
+    hands = {f"hand:{p}" for p in t.state.players}
+    assert fact == Fact(count(SUSPICION, hands) == 2) and fact.viewers is None
 
 
 def test_random_legal_games_stay_legal_and_end():
     for variant, seed in (("3p", 1), ("4p", 2), ("5p", 3)):
         t = Table(variant=variant)
         rng = random.Random(seed)
-        solution = frozenset(rng.sample(sorted(t.rules.clues), 3))
+        world = random_world(t.machine.deal(t.state.players), rng)
         for _ in range(400):
             if t.state.ended:
                 break
-            play = t.machine.random_play(t.state, rng, solution)
+            play = t.machine.random_play(t.state, rng, world)
             assert play is not None
             out = t.machine.play(t.state, play)
             assert out.violations == []

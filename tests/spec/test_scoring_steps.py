@@ -21,7 +21,7 @@ def test_red_herring_counters_and_an_eliminated_players_counters_are_removed():
     assert t("place", "Audrey", clue="kingsley", value=2) == []
     assert t("accuse", "Helen", clues=SOLUTION, smiles=4) == []
     table = score(t.machine, t.state, SOLUTION)
-    removed = {s.id: sorted((tok.owner, tok.clue) for tok in s.removed) for s in table.steps if s.kind == "remove"}
+    removed = {s.id: sorted((tok.owner, tok.space) for tok in s.removed) for s in table.steps if s.kind == "remove"}
     assert removed["II"] == [("Gordon", "baker")]
     assert removed["III"] == [("John", "waterloo-station")]
     assert removed["V"] == []

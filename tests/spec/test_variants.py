@@ -59,7 +59,7 @@ def test_smiles_that_end_the_game(overlay):
 def test_business_cards(overlay):
     t = table(overlay("parameters:\n  business_cards: 2\n"))
     t("suspect", "Helen", clues=SUSPICION, smiles=0)
-    assert len(t.state.covered) == 2 and t.state.vars["business_cards"] == 0
+    assert len(t.state.vars["covered"]) == 2 and t.state.vars["business_cards"] == 0
     assert t("place", "Gordon", clue=SUSPICION[3]) == []  # not covered: the cards ran out
 
 
@@ -101,18 +101,18 @@ def test_two_counters_overlay():
 def test_unlimited_cards_overlay_covers_past_the_last_card(overlay):
     limited = table(overlay("parameters:\n  business_cards: 1\n"))
     limited("suspect", "Helen", clues=SUSPICION, smiles=0)
-    assert len(limited.state.covered) == 1
+    assert len(limited.state.vars["covered"]) == 1
     both = load_rules("lady-alice", house=[overlay("parameters:\n  business_cards: 1\n"),
                                            str(RULES / "house" / "unlimited-cards.yaml")])
     t = Table(rules=both)
     t("suspect", "Helen", clues=SUSPICION, smiles=0)
-    assert len(t.state.covered) == 4
+    assert len(t.state.vars["covered"]) == 4
 
 
 def test_edition_overlay_adds_aliases():
     rules = load_rules("lady-alice", house=[str(RULES / "house" / "edition-fr.yaml")])
-    assert rules.find_clue("LA  BOUSSOLE") == "compass"
-    assert load_rules("lady-alice").find_clue("la boussole") is None
+    assert rules.find("clues", "LA  BOUSSOLE") == "compass"
+    assert load_rules("lady-alice").find("clues", "la boussole") is None
 
 
 def test_options_set_from_an_overlay(overlay):
@@ -187,7 +187,7 @@ def test_option_accusation_covers(overlay):
         t = table(overlay(body)) if body else Table()
         t("suspect", "Helen", clues=SUSPICION, smiles=1)
         t("accuse", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=0)
-        assert len(t.state.covered) == covered and t.state.out == ("Gordon",)
+        assert len(t.state.vars["covered"]) == covered and t.state.out == ("Gordon",)
 
 
 def test_option_reveal(overlay):
@@ -206,7 +206,7 @@ def test_when_the_cards_run_out_the_table_chooses_which_clues_get_them(overlay):
         t = table(path)
         assert t("suspect", "Helen", clues=SUSPICION, smiles=0, covers=list(covers)) == expected
         if not expected:
-            assert t.state.covered == frozenset(covers) and t.state.vars["business_cards"] == 0
+            assert t.state.vars["covered"] == frozenset(covers) and t.state.vars["business_cards"] == 0
     t = table(path)
     t("suspect", "Helen", clues=SUSPICION, smiles=0)
-    assert t.state.covered == frozenset(SUSPICION[:2])  # unrecorded: the first ones named
+    assert t.state.vars["covered"] == frozenset(SUSPICION[:2])  # unrecorded: the first ones named

@@ -1,24 +1,24 @@
-"""Hidden counter values: does some assignment fit everything recorded?
+"""Hidden token values: does some assignment fit everything recorded?
 
-Each counter placed face down has a value nobody but its owner knows.  A log
+Each token placed face down has a value nobody but its owner knows.  A log
 may record it when placed (a private fact), when revealed with its owner
 named, or only as part of a reveal that names values without owners ("two
-counters turned up: 0 and 2").  The question the checker asks after each
+tokens turned up: 0 and 2").  The question the checker asks after each
 new record is whether *some* assignment of the values still unknown fits
 every player's supply (e.g. three of each value) and every record so far.
 
 The search is exact and small: unknown values only matter through the
 anonymous reveals, so it walks those one by one, trying each distinct way to
-share a reveal's values among its counters, with memoisation on the
+share a reveal's values among its tokens, with memoisation on the
 per-player counts.
 
->>> ledger = CounterLedger({0: 1, 2: 1})
+>>> ledger = TokenLedger({0: 1, 2: 1})
 >>> for key in (1, 2, 3):
 ...     ledger.place(key, "Helen" if key < 3 else "John")
->>> ledger.reveal((1, 3), (0, 2), None)   # Helen's and John's counters: a 0 and a 2
+>>> ledger.reveal((1, 3), (0, 2), None)   # Helen's and John's tokens: a 0 and a 2
 >>> ledger.feasible(), ledger.forced()
 (True, {})
->>> ledger.record(2, 0, None, "placed")    # Helen's other counter is her one 0 ...
+>>> ledger.record(2, 0, None, "placed")    # Helen's other token is her one 0 ...
 >>> ledger.feasible(), ledger.forced()     # ... so the revealed 0 was John's
 (True, {1: 2, 3: 0})
 >>> ledger.record(3, 2, None, "revealed")  # a later record saying otherwise fits nothing
@@ -38,11 +38,11 @@ from typing import Iterable, Mapping, NamedTuple
 
 from ..spec.diagnostics import Position
 
-__all__ = ["CounterLedger", "Record", "Conflict", "Group"]
+__all__ = ["TokenLedger", "Record", "Conflict", "Group"]
 
 
 class Record(NamedTuple):
-    """A counter's value as the log recorded it, and where."""
+    """A token's value as the log recorded it, and where."""
 
     value: int
     position: Position | None
@@ -59,7 +59,7 @@ class Conflict(NamedTuple):
 
 @dataclass(frozen=True)
 class Group:
-    """An anonymous reveal: these counters show these values, in some order."""
+    """An anonymous reveal: these tokens show these values, in some order."""
 
     keys: tuple[int, ...]
     values: tuple[int, ...]
@@ -67,8 +67,8 @@ class Group:
 
 
 @dataclass
-class CounterLedger:
-    """Every counter placed, its owner, what is recorded of its value."""
+class TokenLedger:
+    """Every token placed, its owner, what is recorded of its value."""
 
     supply: Mapping[int, int]
     owners: dict[int, str] = field(default_factory=dict)
@@ -80,7 +80,7 @@ class CounterLedger:
         self.owners[key] = owner
 
     def record(self, key: int, value: int, position: Position | None, what: str) -> Conflict | None:
-        """Record a counter's value; a different earlier record is a conflict."""
+        """Record a token's value; a different earlier record is a conflict."""
         earlier = self.known.get(key)
         if earlier is not None:
             return None if earlier.value == value else Conflict(key, value, earlier)
@@ -88,14 +88,14 @@ class CounterLedger:
         return None
 
     def reveal(self, keys: Iterable[int], values: Iterable[int], position: Position | None) -> Conflict | None:
-        """Record that these counters show these values, owners unknown.
+        """Record that these tokens show these values, owners unknown.
 
-        A counter recorded before with a value the reveal lacks is a
+        A token recorded before with a value the reveal lacks is a
         conflict; then nothing is recorded.
         """
         group = Group(tuple(keys), tuple(sorted(values)), position)
         if len(group.keys) != len(group.values):
-            raise ValueError("a reveal gives one value per counter")
+            raise ValueError("a reveal gives one value per token")
         left = Counter(group.values)
         for k in group.keys:
             rec = self.known.get(k)
@@ -159,7 +159,7 @@ class CounterLedger:
 
 @dataclass(frozen=True)
 class _Problem:
-    values: tuple[int, ...]                 # the counter values, sorted
+    values: tuple[int, ...]                 # the token values, sorted
     caps: tuple[int, ...]                   # supply of each value
     owners: tuple[str, ...]                 # players, sorted
     start: tuple[tuple[int, ...], ...]      # per owner: known count of each value

@@ -1,0 +1,84 @@
+"""The JSON Schema of a game log, generated for one resolved rule set.
+
+The header (rules, variant, house, players, first) is the same for every
+game; what ``private:`` and ``end:`` may hold is declared by the rule file
+(``log:``), so their schema is built from it.  ``spec/log.schema.json`` is
+the header schema alone (``private:`` and ``end:`` left open), which is what
+a log is checked against before its rules are known.
+
+>>> LOG_HEADER["required"]
+['rules', 'players']
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+__all__ = ["LOG_HEADER", "log_schema", "record_schema"]
+
+NAME = {"type": "string", "minLength": 1}
+PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
+VALUES = {"oneOf": [{"type": "integer", "minimum": 0},
+                    {"type": "array", "items": {"type": "integer", "minimum": 0}}]}
+LOG_MOVE = {
+    "type": "object", "minProperties": 1,
+    "description": "One move: its name as the key and the player as the value, then its parameters.",
+    "additionalProperties": {"type": ["string", "integer", "array", "object"]},
+}
+
+
+def _obj(props: dict[str, Any], required: Iterable[str] = (), **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": list(required),
+            "properties": props, **extra}
+
+
+LOG_HEADER: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://ruleslawyer.example/spec/log.schema.json",
+    "title": "ruleslawyer game log",
+    **_obj({
+        "format": {"const": 1, "description": "The log format version."},
+        "title": {"type": "string"}, "date": {"type": "string"}, "notes": {"type": "string"},
+        "rules": {**NAME, "description": "A bundled rule set by name or a rule file relative to the log."},
+        "variant": {"type": ["string", "integer"], "description": "A variant name (5p) or a number of players; default: from the players."},
+        "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name or file relative to the log."},
+        "players": {"type": "array", "minItems": 1, "items": NAME, "description": "The players in seating order (clockwise)."},
+        "first": {**NAME, "description": "Who starts; default: the first player listed."},
+        "private": {"type": "object", "description": "What single players know (declared by the rule file's log: section)."},
+        "moves": {"type": "array", "items": LOG_MOVE},
+        "end": {"type": "object", "description": "The end of the game (declared by the rule file's log: section)."},
+    }, ["rules", "players"]),
+}
+
+
+def record_schema(kind: str, section: str) -> dict[str, Any]:
+    """The schema of one ``private:`` or ``end:`` key of a kind (see ``spec.model.RecordSpec``)."""
+    if kind == "zone":
+        return {"type": "object", "description": "Per player, the card (or list of cards) in their zone.",
+                "additionalProperties": {"oneOf": [NAME, {"type": "array", "items": NAME}]}}
+    if kind == "token_values":
+        return {"type": "object", "description": "Per player, the values of their tokens in the order placed (null when unknown).",
+                "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}}}
+    if kind == "tokens_shown":
+        return {"type": "object", "description": "Tokens turned face up at the end: space -> player -> value(s).",
+                "additionalProperties": {"type": "object", "additionalProperties": VALUES}}
+    if kind == "scores":
+        return {"type": "object", "additionalProperties": {"type": "integer"}}
+    if kind == "winners":
+        return {"oneOf": [NAME, {"type": "array", "minItems": 1, "items": NAME}]}
+    raise ValueError(f"unknown record kind {kind!r}")
+
+
+def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, Any]:
+    """The full log schema for the records (``RecordSpec``) a rule set declares."""
+    schema = copy.deepcopy(LOG_HEADER)
+    schema.pop("$id", None)
+    if title:
+        schema["title"] = title
+    sections: dict[str, dict[str, Any]] = {"private": {}, "end": {}}
+    for r in records:
+        sections[r.section][r.key] = record_schema(r.kind, r.section)
+    for name, props in sections.items():
+        schema["properties"][name] = _obj(props, description=schema["properties"][name]["description"])
+    return schema
