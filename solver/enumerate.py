@@ -375,11 +375,11 @@ def _arrangements(sizes: Sequence[int]) -> np.ndarray:
     rows = np.full((1, n), -1, np.int16)
     for zone, size in enumerate(sizes):
         free = np.nonzero(rows == -1)[1].reshape(len(rows), -1)
-        combos = np.array(list(itertools.combinations(range(free.shape[1]), size)),
-                          np.intp).reshape(-1, size)
+        choices = list(itertools.combinations(range(free.shape[1]), size))
+        combos = np.array(choices, np.intp).reshape(len(choices), size)
         grown = np.repeat(rows[:, None, :], len(combos), axis=1)
         np.put_along_axis(grown, free[:, combos], zone, axis=2)
-        rows = grown.reshape(-1, n)
+        rows = grown.reshape(len(rows) * len(combos), n)
     return rows
 
 
@@ -420,7 +420,7 @@ def _deck_deals(deck: Deck) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         outs = np.arange(len(a_out))[None, None, :, None]
         rows[ks, ins, outs, pos_in[:, None, None, :]] = a_in[None, :, None, :]
         rows[ks, ins, outs, pos_out[:, None, None, :]] = a_out[None, None, :, :]
-        rows = rows.reshape(-1, n)
+        rows = rows.reshape(k * len(a_in) * len(a_out), n)
         parts.append(rows)
         weights.append(np.full(len(rows), 1 / (len(blocks) * len(rows))))
         patterns.append(np.full(len(rows), p, np.intp))

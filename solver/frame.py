@@ -60,7 +60,7 @@ from math import comb, prod
 from typing import Iterable, Literal
 
 from ..spec.dealmodel import Deal, DealError, Deck, GroupCount, Zone
-from ..spec.facts import And, Atom, Const, Fact, Formula, Lin, Not, all_of, any_of, negate
+from ..spec.facts import OPS, TRUE, And, Atom, Const, Fact, Formula, Lin, Not, all_of, any_of, negate
 
 __all__ = ["SOLUTION", "Pin", "Projection", "Frame", "frame_of", "project", "projects",
            "pins_conflict", "constraint_blocks", "validate"]
@@ -147,7 +147,7 @@ class Frame:
         return kind
 
     def _pin(self, formula: Formula) -> Pin | None:
-        if not isinstance(formula, Atom) or len(formula.lin.terms) != 1:
+        if not isinstance(formula, Atom) or len(formula.lin.terms) != 1:  # cheap test first
             return None
         card, zones, weight = formula.lin.terms[0]
         if weight != 1 or len(zones) != 1 or (formula.op, formula.value) not in (("==", 1), (">=", 1)):
@@ -162,9 +162,7 @@ class Frame:
             for card, zones, weight in formula.lin.terms:
                 if card not in self.deal._card_deck:
                     continue  # a card of no deck is in no zone
-                kind = self._kind(zones)
-                if kind == "split":
-                    return None
+                kind = self._kinds.get(zones) or self._kind(zones)
                 if kind == "in":
                     terms.append((card, _SOLUTION_ZONES, weight))
                 elif kind == "out":
@@ -172,7 +170,16 @@ class Frame:
                     constant += weight
                 elif kind == "always":
                     constant += weight
-            return Atom.make(Lin.of(terms), formula.op, formula.value - constant)
+                elif kind == "split":
+                    return None
+            value = formula.value - constant
+            if not terms:
+                return Const(bool(OPS[formula.op](0, value)))
+            if len({c for c, _z, _w in terms}) == len(terms):
+                # already sorted (a Lin's terms are sorted by card) and merged: no Lin.of,
+                # and no Atom.make (an atom its bounds decide still evaluates right)
+                return Atom(Lin(tuple(terms)), formula.op, value)
+            return Atom.make(Lin.of(terms), formula.op, value)
         if isinstance(formula, Const):
             return formula
         if isinstance(formula, Not):
@@ -185,6 +192,12 @@ class Frame:
 
     def project(self, formula: Formula) -> Projection | None:
         """The projected form of ``formula``, or None when it does not project exactly."""
+        if isinstance(formula, Atom):  # the common case, in short
+            pin = self._pin(formula)
+            if pin is not None:
+                return Projection(TRUE, frozenset((pin,)))
+            projected = self._membership(formula)
+            return None if projected is None else Projection(projected, _NO_PINS)
         pins: list[Pin] = []
         rest: list[Formula] = []
         for part in formula.parts if isinstance(formula, And) else (formula,):
@@ -200,6 +213,7 @@ class Frame:
 
 
 _SOLUTION_ZONES = frozenset({SOLUTION})
+_NO_PINS: frozenset[Pin] = frozenset()
 
 
 def constraint_blocks(deck: Deck, constraint: GroupCount | None, room: int

@@ -253,15 +253,20 @@ class History:
                           for s, states in enumerate(self.steps)]}
 
 
+_UNSEEN = object()
+
+
 def _add(knowledge: Knowledge, fact: Fact, prepared: dict[int, Any]) -> Knowledge:
     """``knowledge.with_fact(fact)``, sharing the fact's prepared mask between
-    knowledges of one numpy space (``prepare`` / ``with_prepared``)."""
-    space = getattr(knowledge, "space", None)
-    if space is None or not hasattr(knowledge, "with_prepared"):
+    knowledges of one numpy space (``space.prepare`` / ``with_prepared``)."""
+    with_prepared = getattr(knowledge, "with_prepared", None)
+    if with_prepared is None:
         return knowledge.with_fact(fact)
-    if id(space) not in prepared:
-        prepared[id(space)] = space.prepare(fact)
-    return knowledge.with_prepared(fact, prepared[id(space)])  # type: ignore[attr-defined]
+    space = knowledge.space  # type: ignore[attr-defined]
+    mask = prepared.get(id(space), _UNSEEN)
+    if mask is _UNSEEN:
+        mask = prepared[id(space)] = space.prepare(fact)
+    return with_prepared(fact, mask)
 
 
 def history(deal: Deal, facts: Sequence[Fact], viewpoints: Sequence[Viewpoint],
@@ -278,7 +283,8 @@ def history(deal: Deal, facts: Sequence[Fact], viewpoints: Sequence[Viewpoint],
 
     def state(k: Knowledge) -> ViewState:
         status = (k.status() if k.consistent() else {}) if with_status else None
-        return ViewState(k.count(), k.determined(), status, k.solution_count(), k.worlds)
+        solutions = k.solution_count()
+        return ViewState(k.count(), solutions == 1, status, solutions, k.worlds)
 
     start = initial(deal)
     knowledge = {name: start for name in names}
