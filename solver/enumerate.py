@@ -203,9 +203,14 @@ class Space:
                                   fallback or full_knowledge)
 
     def _atom_mask(self, atom: Atom) -> np.ndarray:
-        terms = [(self.index[c], w) for c, _zones, w in atom.lin.terms]
-        total = _weighted_sum([self.columns[i] for i, _ in terms], [w for _, w in terms],
-                              self.columns.shape[1])
+        terms, columns, index = atom.lin.terms, self.columns, self.index
+        if len(terms) < 256 and all(w == 1 for _c, _z, w in terms):  # the hot path, inlined
+            total = columns[index[terms[0][0]]].copy()
+            for card, _zones, _w in terms[1:]:
+                total += columns[index[card]]
+        else:
+            total = _weighted_sum([columns[index[c]] for c, _z, _w in terms], [w for _c, _z, w in terms],
+                                  columns.shape[1])
         return _pack(OPS[atom.op](total, atom.value))
 
     def formula_mask(self, formula: Formula) -> np.ndarray:
@@ -298,9 +303,13 @@ class ProjectedKnowledge:
         counts = _popcount(self.space.bits & self.mask)
         return np.add.reduceat(counts, self.space.block_start, axis=1, dtype=np.int64)
 
+    @cached_property
+    def _count(self) -> int:
+        return int(_popcount(self.mask).sum(dtype=np.int64))
+
     def count(self) -> int:
         """Number of solutions left."""
-        return int(self._pattern_counts.sum())
+        return self._count
 
     solution_count = count
 

@@ -114,6 +114,7 @@ class Frame:
     groups: tuple[tuple[str, ...], ...]
     patterns: tuple[tuple[int, ...], ...]
     blocks: tuple[tuple[int, ...] | None, ...]
+    _cards: frozenset[str] = field(default=frozenset(), repr=False)  # the deck's
     _kinds: dict[frozenset[str], _Kind] = field(default_factory=dict, repr=False)
 
     @property
@@ -153,33 +154,42 @@ class Frame:
         if weight != 1 or len(zones) != 1 or (formula.op, formula.value) not in (("==", 1), (">=", 1)):
             return None
         (zone,) = zones
-        return (card, zone) if zone in self.sizes and card in self.deal._card_deck else None
+        return (card, zone) if zone in self.sizes and card in self._cards else None
+
+    def _atom(self, atom: Atom) -> Formula | None:
+        """The atom over solution membership, or None if a term splits the solution."""
+        terms, constant, kinds, known, previous, merged = [], 0, self._kinds, self._cards, None, True
+        for card, zones, weight in atom.lin.terms:
+            if card not in known:
+                continue  # a card of no deck is in no zone
+            kind = kinds.get(zones) or self._kind(zones)
+            if kind == "in":
+                terms.append((card, _SOLUTION_ZONES, weight))
+            elif kind == "out":
+                terms.append((card, _SOLUTION_ZONES, -weight))
+                constant += weight
+            elif kind == "always":
+                constant += weight
+                continue
+            elif kind == "split":
+                return None
+            else:
+                continue
+            merged = merged and card != previous
+            previous = card
+        value = atom.value - constant
+        if not terms:
+            return Const(bool(OPS[atom.op](0, value)))
+        if merged:
+            # a Lin's terms are sorted by card, so these are sorted and distinct: no
+            # Lin.of; no Atom.make either (an atom its bounds decide still evaluates right)
+            return Atom(Lin(tuple(terms)), atom.op, value)
+        return Atom.make(Lin.of(terms), atom.op, value)
 
     def _membership(self, formula: Formula) -> Formula | None:
         """The formula over solution membership, or None if a term splits the solution."""
         if isinstance(formula, Atom):
-            terms, constant = [], 0
-            for card, zones, weight in formula.lin.terms:
-                if card not in self.deal._card_deck:
-                    continue  # a card of no deck is in no zone
-                kind = self._kinds.get(zones) or self._kind(zones)
-                if kind == "in":
-                    terms.append((card, _SOLUTION_ZONES, weight))
-                elif kind == "out":
-                    terms.append((card, _SOLUTION_ZONES, -weight))
-                    constant += weight
-                elif kind == "always":
-                    constant += weight
-                elif kind == "split":
-                    return None
-            value = formula.value - constant
-            if not terms:
-                return Const(bool(OPS[formula.op](0, value)))
-            if len({c for c, _z, _w in terms}) == len(terms):
-                # already sorted (a Lin's terms are sorted by card) and merged: no Lin.of,
-                # and no Atom.make (an atom its bounds decide still evaluates right)
-                return Atom(Lin(tuple(terms)), formula.op, value)
-            return Atom.make(Lin.of(terms), formula.op, value)
+            return self._atom(formula)
         if isinstance(formula, Const):
             return formula
         if isinstance(formula, Not):
@@ -196,7 +206,7 @@ class Frame:
             pin = self._pin(formula)
             if pin is not None:
                 return Projection(TRUE, frozenset((pin,)))
-            projected = self._membership(formula)
+            projected = self._atom(formula)
             return None if projected is None else Projection(projected, _NO_PINS)
         pins: list[Pin] = []
         rest: list[Formula] = []
@@ -270,7 +280,7 @@ def frame_of(deal: Deal) -> Frame | None:
     sizes = {z.id: z.size for z in deck.zones if z.id in solution}
     groups, blocks = constraint_blocks(deck, constraint, sum(sizes.values()))
     return Frame(deal, deck, solution, others[0].id, sizes, groups,
-                 constraint.patterns if constraint else (), blocks)
+                 constraint.patterns if constraint else (), blocks, frozenset(deck.cards))
 
 
 def project(deal: Deal, fact: Fact | Formula) -> Projection | None:

@@ -290,12 +290,13 @@ def history(deal: Deal, facts: Sequence[Fact], viewpoints: Sequence[Viewpoint],
     knowledge = {name: start for name in names}
     current = {name: state(start) for name in names}
     steps = [dict(current)]
+    named = list(zip(viewpoints, names))
     for fact in facts:
         prepared: dict[int, Any] = {}
-        for view in viewpoints:
+        for view, name in named:
             if view.sees(fact):
-                knowledge[view.name] = _add(knowledge[view.name], fact, prepared)
-                current[view.name] = state(knowledge[view.name])
+                k = knowledge[name] = _add(knowledge[name], fact, prepared)
+                current[name] = state(k)
         steps.append(dict(current))
     return History(names, tuple(steps))
 
