@@ -33,6 +33,7 @@ from typing import Iterable, Iterator
 
 from ..spec.dealmodel import Deal, Deck, GroupCount, Zone
 from ..spec.facts import Fact
+from .engine import add_facts
 from .errors import Inconsistent
 from .frame import validate
 
@@ -115,10 +116,7 @@ class BruteKnowledge:
         return BruteKnowledge(self.deal, tuple(w for w in self.remaining if fact.holds(w.zones)))
 
     def with_facts(self, facts: Iterable[Fact]) -> "BruteKnowledge":
-        knowledge = self
-        for fact in facts:
-            knowledge = knowledge.with_fact(fact)
-        return knowledge
+        return add_facts(self, facts)
 
     def count(self) -> int:
         """Deals left (worlds are full deals)."""

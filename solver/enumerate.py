@@ -45,7 +45,7 @@ import numpy as np
 
 from ..spec.dealmodel import Deal, DealError, Deck
 from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not
-from .engine import Knowledge
+from .engine import Knowledge, add_facts
 from .errors import Inconsistent, SolverError, TooBig
 from .frame import Frame, Pin, constraint_blocks, frame_of, pins_conflict, validate
 
@@ -287,10 +287,7 @@ class ProjectedKnowledge:
         return ProjectedKnowledge(self.deal, self.space, mask, pins, facts, self.fallback)
 
     def with_facts(self, facts: Iterable[Fact]) -> Knowledge:
-        knowledge: Knowledge = self
-        for fact in facts:
-            knowledge = knowledge.with_fact(fact)
-        return knowledge
+        return add_facts(self, facts)
 
     @cached_property
     def _pattern_counts(self) -> np.ndarray:
@@ -568,10 +565,7 @@ class FullKnowledge:
         return FullKnowledge(self.deal, self.space, self.mask & prepared, self.facts + (fact,))
 
     def with_facts(self, facts: Iterable[Fact]) -> "FullKnowledge":
-        knowledge = self
-        for fact in facts:
-            knowledge = knowledge.with_fact(fact)
-        return knowledge
+        return add_facts(self, facts)
 
     @cached_property
     def _count(self) -> int:

@@ -49,6 +49,7 @@ import z3
 
 from ..spec.dealmodel import Deal
 from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Lin, Not
+from .engine import add_facts
 from .errors import Inconsistent, NotForced, SolverError
 from .frame import SOLUTION, Frame, frame_of, validate
 
@@ -213,10 +214,7 @@ class Z3Knowledge:
         return Z3Knowledge(self.engine, self.facts + (fact,), self.literals + (literal,))
 
     def with_facts(self, facts: Iterable[Fact]) -> "Z3Knowledge":
-        knowledge = self
-        for fact in facts:
-            knowledge = knowledge.with_fact(fact)
-        return knowledge
+        return add_facts(self, facts)
 
     @cached_property
     def _full(self) -> "Z3Knowledge":

@@ -7,7 +7,6 @@ the hands holding a pattern of cards per category).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import permutations
 from typing import Any, Callable
 
@@ -191,6 +190,3 @@ def assert_engines_agree(deal: Deal, facts: list[Fact], brute: BruteKnowledge | 
             assert_z3_matches(Z3Knowledge.initial(deal, projected).with_facts(facts), slow)
     return slow
 
-
-def exact(value: Fraction | float) -> Fraction:
-    return value if isinstance(value, Fraction) else Fraction(value).limit_denominator(10**6)

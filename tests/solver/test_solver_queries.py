@@ -7,7 +7,6 @@ import random
 from functools import lru_cache
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from ruleslawyer.solver import queries
 from ruleslawyer.solver.brute import BruteKnowledge

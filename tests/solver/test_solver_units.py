@@ -309,7 +309,30 @@ def test_z3_weighted_and_every_operator(projected):
     for op, value in [("==", 1), ("!=", 1), ("<", 1), ("<=", 1), (">", 0), (">=", 2)]:
         fact = F(OPS[op](count(["b", "c"], SOL), value))
         assert z.with_fact(fact).status() == BruteKnowledge.initial(SMALL).with_fact(fact).status()
+    assert not z.with_fact(F(count(["b", "c"], SOL) > 2)).consistent()
     assert not z.with_fact(F(count(["b", "c"], SOL) > 1)).with_fact(F(count(["a"], SOL) == 1)).consistent()
+
+
+def test_queries_first_inconsistent_small():
+    found = queries.first_inconsistent(SMALL, LOG)
+    assert found is not None and found.index == 4 and found.core == (1, 2, 4)
+    assert queries.first_inconsistent(SMALL, LOG[:4]) is None
+    shifted = queries.first_inconsistent(SMALL, LOG[1:])  # the core starts the log
+    assert shifted is not None and shifted.index == 3 and shifted.core == (0, 1, 3)
+
+
+def test_queries_viewpoints_and_explain():
+    private = [F(count(["d", "e"], SOL) == 0, source="p", viewers=frozenset({"Helen"})),
+               F(count(["a"], SOL) == 0, source="q")]
+    spectator = queries.solve(SMALL, private)
+    assert spectator.count == 5 and spectator.facts_seen == 1  # 9 sets minus the 4 with a
+    helen = queries.solve(SMALL, private, queries.Viewpoint.of_player("Helen"))
+    assert helen.determined and helen.solutions == [["b", "c"]]
+    other = queries.solve(SMALL, private, queries.Viewpoint.of_player("Gordon"))
+    assert other.count == 5
+    why = queries.explain(SMALL, private, "b", queries.Viewpoint.parse("player:Helen"))
+    assert why.status == "in" and why.core == (0, 1)
+    assert queries.explain(SMALL, private, "b").status == "open"
 
 
 def test_z3_conflicting_pins_are_in_the_core():
