@@ -158,7 +158,8 @@ class BruteKnowledge:
 
     def zone_probabilities(self) -> dict[str, dict[str, Fraction]]:
         """Card -> zone of its deck -> chance the card is there."""
-        mass = {card: {z: Fraction(0) for z in self.deal.deck_of(card).zone_ids()} for card in self.deal.cards}
+        mass = {card: dict.fromkeys(self.deal.deck_of(card).zone_ids(), Fraction(0))
+                for card in self.deal.cards}
         for w in self.remaining:
             for card, zone in w.zones.items():
                 mass[card][zone] += w.weight
