@@ -32,12 +32,12 @@ when no world is left.
 
 from __future__ import annotations
 
-from typing import Iterable, Literal, Mapping, Protocol
+from typing import Iterable, Literal, Mapping, Protocol, TypeVar
 
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact
 
-__all__ = ["Knowledge", "Worlds"]
+__all__ = ["Knowledge", "Worlds", "add_facts"]
 
 Worlds = Literal["deals", "solutions"]
 
@@ -69,3 +69,13 @@ class Knowledge(Protocol):
     def pattern_probabilities(self) -> Mapping[tuple[int, ...], float]: ...
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None: ...
+
+
+K = TypeVar("K")
+
+
+def add_facts(knowledge: K, facts: Iterable[Fact]) -> K:
+    """``knowledge.with_fact`` for each fact in turn (every engine's ``with_facts``)."""
+    for fact in facts:
+        knowledge = knowledge.with_fact(fact)  # type: ignore[attr-defined]
+    return knowledge

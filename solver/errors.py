@@ -1,4 +1,8 @@
-"""Exceptions shared by the solver engines."""
+"""Exceptions shared by the solver engines.
+
+A deal that cannot be dealt raises :class:`~ruleslawyer.spec.dealmodel.DealError`
+(from ``Deal.validate``), not one of these.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,13 @@ class SolverError(Exception):
     """Base class of the solver's errors."""
 
 
-class InvalidShape(SolverError, ValueError):
-    """A :class:`~ruleslawyer.solver.facts.DealShape` that cannot be drawn."""
-
-
 class Inconsistent(SolverError):
-    """No solution fits the facts, so the query has no answer."""
+    """No world fits the facts, so the query has no answer."""
 
 
 class NotForced(SolverError):
-    """An explanation was asked for a card whose status is still open."""
+    """An explanation was asked for something the facts do not force."""
+
+
+class TooBig(SolverError):
+    """The worlds an engine would have to enumerate exceed its limit."""

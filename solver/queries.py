@@ -1,15 +1,22 @@
 """What the command line asks the solver, with JSON-friendly typed answers.
 
-Every function takes a shape and the facts in log order; a
-:class:`Viewpoint` picks which facts count.  Counting and probabilities come
-from the numpy engine, explanations from Z3.  Fact indexes in answers are
-positions in the full fact list (so a caller can map them to log lines).
+Every function takes a :class:`~ruleslawyer.spec.dealmodel.Deal` and the
+facts in log order; a :class:`Viewpoint` picks which facts count.  Counting
+and probabilities come from :func:`solver.engines.initial` (numpy),
+explanations from Z3.  Fact indexes in answers are positions in the full
+fact list (so a caller can map them to log lines).
 
->>> shape = DealShape(groups=(("a", "b"), ("c", "d")), patterns=((1, 1),))
->>> facts = [Fact.count({"a", "c"}, "==", 2, viewer="Helen")]
->>> solve(shape, facts, Viewpoint.spectator()).count
+>>> from ruleslawyer.spec.dealmodel import Deck, GroupCount, Zone
+>>> from ruleslawyer.spec.facts import count
+>>> hands = ("hand:Ann", "hand:Bob")
+>>> deck = Deck("d", ("a", "b", "c", "d"), (Zone("hand:Ann", "hand", "Ann", 1, "owner"),
+...     Zone("hand:Bob", "hand", "Bob", 1, "owner"), Zone("rest", "rest", None, 2)),
+...     (GroupCount(hands, (("a", "b"), ("c", "d")), ((1, 1),)),))
+>>> deal = Deal((deck,), solution=hands, players=("Ann", "Bob"))
+>>> facts = [Fact(count(["a", "c"], hands) == 2, viewers=frozenset({"Helen"}))]
+>>> solve(deal, facts, Viewpoint.spectator()).count
 4
->>> solve(shape, facts, Viewpoint.of_player("Helen")).solutions
+>>> solve(deal, facts, Viewpoint.of_player("Helen")).solutions
 [['a', 'c']]
 """
 
@@ -17,17 +24,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
-from .enumerate import Knowledge, Space
+from ..spec.dealmodel import Deal
+from ..spec.facts import And, Atom, Const, Fact, Formula, Not, member, negate
+from .engine import Knowledge, Worlds
+from .engines import initial
 from .errors import NotForced
-from .facts import DealShape, Fact
-from .z3engine import Z3Engine
+from .z3engine import Z3Knowledge
 
 __all__ = [
     "Viewpoint", "SolveResult", "ViewState", "History", "Inconsistency", "Explanation",
     "solve", "history", "first_determined", "first_inconsistent", "explain",
-    "fact_to_json",
+    "fact_to_json", "formula_to_json",
 ]
 
 Json = dict[str, Any]
@@ -66,9 +75,12 @@ class Viewpoint:
         return f"player:{self.player}" if self.kind == "player" else self.kind
 
     def sees(self, fact: Fact) -> bool:
+        """Spectator: facts everyone learns; a player: those and the player's own; omniscient: all."""
         if self.kind == "omniscient":
             return True
-        return fact.viewer is None or (self.kind == "player" and fact.viewer == self.player)
+        if self.kind == "spectator":
+            return fact.viewers is None
+        return fact.seen_by(self.player)  # type: ignore[arg-type]
 
 
 def _jsonable(value: Any) -> Any:
@@ -79,78 +91,125 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def formula_to_json(formula: Formula) -> Any:
+    """A formula as nested JSON: ``{"sum": [...], "op", "value"}``, ``{"all": [...]}``,
+    ``{"any": [...]}``, ``{"not": ...}`` or true / false.
+
+    Terms with the same zones and weight are listed together:
+
+    >>> from ruleslawyer.spec.facts import count
+    >>> formula_to_json(count(["a", "b"], {"hand:Ann"}) >= 1)
+    {'sum': [{'cards': ['a', 'b'], 'zones': ['hand:Ann'], 'weight': 1}], 'op': '>=', 'value': 1}
+    """
+    if isinstance(formula, Const):
+        return formula.truth
+    if isinstance(formula, Not):
+        return {"not": formula_to_json(formula.part)}
+    if not isinstance(formula, Atom):
+        return {"all" if isinstance(formula, And) else "any": [formula_to_json(p) for p in formula.parts]}
+    terms: dict[tuple[tuple[str, ...], int], list[str]] = {}
+    for card, zones, weight in formula.lin.terms:
+        terms.setdefault((tuple(sorted(zones)), weight), []).append(card)
+    return {"sum": [{"cards": cards, "zones": list(zones), "weight": weight}
+                    for (zones, weight), cards in terms.items()],
+            "op": formula.op, "value": formula.value}
+
+
 def fact_to_json(fact: Fact) -> Json:
-    return {"weights": [[c, w] for c, w in fact.weights], "op": fact.op,
-            "value": fact.value, "viewer": fact.viewer, "source": _jsonable(fact.source)}
+    return {"formula": formula_to_json(fact.formula),
+            "viewers": None if fact.viewers is None else sorted(fact.viewers),
+            "source": _jsonable(fact.source), "text": fact.text}
 
 
-def _facts_json(facts: Sequence[Fact], indexes: Iterable[int]) -> list[Json]:
-    return [{"index": i, **fact_to_json(facts[i])} for i in indexes]
+def _knowledge(deal: Deal, facts: Iterable[Fact], viewpoint: Viewpoint) -> Knowledge:
+    return initial(deal).with_facts(f for f in facts if viewpoint.sees(f))
+
+
+def _sorted_solutions(deal: Deal, solutions: list[frozenset[str]] | None) -> list[list[str]] | None:
+    if solutions is None:
+        return None
+    order = {c: i for i, c in enumerate(deal.solution_cards)}
+    return sorted(sorted(s, key=order.__getitem__) for s in solutions)
 
 
 @dataclass(frozen=True)
 class SolveResult:
     """Everything known from one viewpoint after all the facts it sees.
 
-    ``status``, ``probabilities`` and ``pattern_probabilities`` are empty when
-    no solution fits; ``solutions`` is None when more than the limit are left.
+    ``count`` counts ``worlds`` ("solutions" or "deals", see
+    :mod:`solver.engine`); ``solution_count`` the distinct solutions.
+    ``status``, ``probabilities``, ``pattern_probabilities`` and
+    ``zone_probabilities`` are empty when no world fits; ``solutions`` is
+    None when more than the limit are left; ``zone_probabilities`` is None
+    when the engine does not tell zones apart.
     """
 
     viewpoint: str
     facts_seen: int
+    worlds: Worlds
     count: int
+    solution_count: int
     consistent: bool
     determined: bool
     status: dict[str, str]
     probabilities: dict[str, float]
     pattern_probabilities: dict[tuple[int, ...], float]
+    zone_probabilities: dict[str, dict[str, float]] | None
     solutions: list[list[str]] | None
 
     def to_json(self) -> Json:
-        return {
+        out = {
             "viewpoint": self.viewpoint, "facts_seen": self.facts_seen,
-            "count": self.count, "consistent": self.consistent,
-            "determined": self.determined, "status": dict(self.status),
-            "probabilities": dict(self.probabilities),
+            "worlds": self.worlds, "count": self.count, "solution_count": self.solution_count,
+            "consistent": self.consistent, "determined": self.determined,
+            "status": dict(self.status), "probabilities": dict(self.probabilities),
             "pattern_probabilities": [{"pattern": list(p), "probability": q}
                                       for p, q in self.pattern_probabilities.items()],
             "solutions": self.solutions,
         }
+        if self.zone_probabilities is not None:
+            out["zone_probabilities"] = {c: dict(z) for c, z in self.zone_probabilities.items()}
+        return out
 
 
-def _knowledge(shape: DealShape, facts: Iterable[Fact], viewpoint: Viewpoint) -> Knowledge:
-    return Knowledge.initial(shape).with_facts(f for f in facts if viewpoint.sees(f))
+def _plain(mapping: Mapping[Any, Any] | None) -> Any:
+    """Nested mappings of numbers as dicts of floats (engines may answer Fractions)."""
+    if mapping is None:
+        return None
+    return {k: _plain(v) if isinstance(v, Mapping) else float(v) for k, v in mapping.items()}
 
 
-def solve(shape: DealShape, facts: Sequence[Fact], viewpoint: Viewpoint | None = None,
+def solve(deal: Deal, facts: Sequence[Fact], viewpoint: Viewpoint | None = None,
           max_solutions: int = 20) -> SolveResult:
     """Count, status, probabilities and (when few) the solutions left."""
     viewpoint = viewpoint or Viewpoint.spectator()
-    knowledge = _knowledge(shape, facts, viewpoint)
+    knowledge = _knowledge(deal, facts, viewpoint)
     consistent = knowledge.consistent()
-    order = {c: i for i, c in enumerate(shape.cards)}
-    solutions = knowledge.solutions(max_solutions)
     return SolveResult(
         viewpoint=viewpoint.name,
         facts_seen=sum(1 for f in facts if viewpoint.sees(f)),
+        worlds=knowledge.worlds,
         count=knowledge.count(),
+        solution_count=knowledge.solution_count(),
         consistent=consistent,
         determined=knowledge.determined(),
         status=knowledge.status() if consistent else {},
-        probabilities=knowledge.probabilities() if consistent else {},
-        pattern_probabilities=knowledge.pattern_probabilities() if consistent else {},
-        solutions=None if solutions is None else sorted(
-            sorted(s, key=order.__getitem__) for s in solutions),
+        probabilities=_plain(knowledge.probabilities()) if consistent else {},
+        pattern_probabilities=_plain(knowledge.pattern_probabilities()) if consistent else {},
+        zone_probabilities=_plain(knowledge.zone_probabilities()) if consistent else {},
+        solutions=_sorted_solutions(deal, knowledge.solutions(max_solutions)),
     )
 
 
 @dataclass(frozen=True)
 class ViewState:
-    """One viewpoint at one step of a history."""
+    """One viewpoint at one step of a history (``count`` counts ``worlds``)."""
 
     count: int
     determined: bool
     status: dict[str, str] | None = None  # only when asked for
+    solution_count: int | None = None
+    worlds: Worlds | None = None
 
     @property
     def consistent(self) -> bool:
@@ -158,7 +217,8 @@ class ViewState:
 
     def to_json(self) -> Json:
         out: Json = {"count": self.count, "consistent": self.consistent,
-                     "determined": self.determined}
+                     "determined": self.determined, "solution_count": self.solution_count,
+                     "worlds": self.worlds}
         if self.status is not None:
             out["status"] = dict(self.status)
         return out
@@ -193,49 +253,70 @@ class History:
                           for s, states in enumerate(self.steps)]}
 
 
-def history(shape: DealShape, facts: Sequence[Fact], viewpoints: Sequence[Viewpoint],
+_UNSEEN = object()
+
+
+def _add(knowledge: Knowledge, fact: Fact, prepared: dict[int, Any]) -> Knowledge:
+    """``knowledge.with_fact(fact)``, sharing the fact's prepared mask between
+    knowledges of one numpy space (``space.prepare`` / ``with_prepared``)."""
+    with_prepared = getattr(knowledge, "with_prepared", None)
+    if with_prepared is None:
+        return knowledge.with_fact(fact)
+    space = knowledge.space  # type: ignore[attr-defined]
+    mask = prepared.get(id(space), _UNSEEN)
+    if mask is _UNSEEN:
+        mask = prepared[id(space)] = space.prepare(fact)
+    return with_prepared(fact, mask)
+
+
+def history(deal: Deal, facts: Sequence[Fact], viewpoints: Sequence[Viewpoint],
             with_status: bool = False) -> History:
     """Each viewpoint's count and determination after every prefix of ``facts``.
 
-    Each fact's mask is computed once and shared by the viewpoints seeing it;
-    a viewpoint that does not see a fact keeps its previous state.
+    Each fact's mask is computed once per engine space and shared by the
+    viewpoints seeing it; a viewpoint that does not see a fact keeps its
+    previous state.
     """
-    space = Space.of(shape)
     names = tuple(v.name for v in viewpoints)
     if len(set(names)) != len(names):
         raise ValueError("a viewpoint is listed twice")
 
     def state(k: Knowledge) -> ViewState:
         status = (k.status() if k.consistent() else {}) if with_status else None
-        return ViewState(k.count(), k.determined(), status)
+        solutions = k.solution_count()
+        return ViewState(k.count(), solutions == 1, status, solutions, k.worlds)
 
-    knowledge = {v.name: space.knowledge() for v in viewpoints}
-    current = {name: state(k) for name, k in knowledge.items()}
+    start = initial(deal)
+    knowledge = {name: start for name in names}
+    current = {name: state(start) for name in names}
     steps = [dict(current)]
+    named = list(zip(viewpoints, names))
     for fact in facts:
-        mask = None
-        for view in viewpoints:
+        prepared: dict[int, Any] = {}
+        for view, name in named:
             if view.sees(fact):
-                if mask is None:
-                    mask = space.fact_mask(fact)
-                knowledge[view.name] = knowledge[view.name].with_mask(mask)
-                current[view.name] = state(knowledge[view.name])
+                k = knowledge[name] = _add(knowledge[name], fact, prepared)
+                current[name] = state(k)
         steps.append(dict(current))
     return History(names, tuple(steps))
 
 
-def first_determined(shape: DealShape, facts: Sequence[Fact],
+def first_determined(deal: Deal, facts: Sequence[Fact],
                      viewpoints: Sequence[Viewpoint]) -> dict[str, int | None]:
     """Hindsight: for each viewpoint, the fact after which the solution was known.
 
     See :meth:`History.first_determined`.
     """
-    return history(shape, facts, viewpoints).first_determined()
+    return history(deal, facts, viewpoints).first_determined()
+
+
+def _core_json(core: tuple[int, ...], facts: tuple[Fact, ...]) -> list[Json]:
+    return [{"index": i, **fact_to_json(f)} for i, f in zip(core, facts)]
 
 
 @dataclass(frozen=True)
 class Inconsistency:
-    """``facts[index]`` is the first fact after which no solution fits;
+    """``facts[index]`` is the first fact after which no world fits;
     ``core`` (indexes, ascending, ending with ``index``) is a minimal set of
     facts that cannot all hold."""
 
@@ -244,25 +325,23 @@ class Inconsistency:
     facts: tuple[Fact, ...]  # the core's facts
 
     def to_json(self) -> Json:
-        by_index = dict(zip(self.core, self.facts))
-        return {"index": self.index,
-                "core": [{"index": i, **fact_to_json(by_index[i])} for i in self.core]}
+        return {"index": self.index, "core": _core_json(self.core, self.facts)}
 
 
-def first_inconsistent(shape: DealShape, facts: Sequence[Fact],
+def first_inconsistent(deal: Deal, facts: Sequence[Fact],
                        viewpoint: Viewpoint | None = None) -> Inconsistency | None:
-    """The first fact that no solution fits together with the facts before it.
+    """The first fact that no world fits together with the facts before it.
 
     None when every fact fits.  By default all facts count (omniscient).
     """
     viewpoint = viewpoint or Viewpoint.omniscient()
     seen = [i for i, f in enumerate(facts) if viewpoint.sees(f)]
-    knowledge = Knowledge.initial(shape)
+    knowledge = initial(deal)
     for n, i in enumerate(seen):
         knowledge = knowledge.with_fact(facts[i])
         if not knowledge.consistent():
             prefix = seen[: n + 1]
-            z3k = Z3Engine(shape).knowledge().with_facts(facts[j] for j in prefix)
+            z3k = Z3Knowledge.initial(deal).with_facts(facts[j] for j in prefix)
             core = tuple(prefix[p] for p in z3k.inconsistency_core() or ())
             return Inconsistency(i, core, tuple(facts[j] for j in core))
     return None
@@ -270,7 +349,8 @@ def first_inconsistent(shape: DealShape, facts: Sequence[Fact],
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why a card is in or out for a viewpoint: the few facts forcing it.
+    """Why a card is in or out (of the solution, or of ``zone``) for a
+    viewpoint: the few facts forcing it.
 
     ``status`` is "open" (and ``core`` empty) when nothing forces the card.
     """
@@ -280,28 +360,44 @@ class Explanation:
     status: str
     core: tuple[int, ...]
     facts: tuple[Fact, ...]  # the core's facts
+    zone: str | None = None
 
     def to_json(self) -> Json:
-        by_index = dict(zip(self.core, self.facts))
-        return {"card": self.card, "viewpoint": self.viewpoint, "status": self.status,
-                "core": [{"index": i, **fact_to_json(by_index[i])} for i in self.core]}
+        out = {"card": self.card, "viewpoint": self.viewpoint, "status": self.status,
+               "core": _core_json(self.core, self.facts)}
+        if self.zone is not None:
+            out["zone"] = self.zone
+        return out
 
 
-def explain(shape: DealShape, facts: Sequence[Fact], card: str,
-            viewpoint: Viewpoint | None = None) -> Explanation:
-    """A minimal set of the viewpoint's facts forcing ``card`` in or out.
+def explain(deal: Deal, facts: Sequence[Fact], card: str, viewpoint: Viewpoint | None = None,
+            zone: str | None = None) -> Explanation:
+    """A minimal set of the viewpoint's facts forcing ``card`` in or out of
+    the solution (or of ``zone``, when given).
 
-    Raises :class:`~ruleslawyer.solver.errors.Inconsistent` if no solution fits.
+    Raises :class:`~ruleslawyer.solver.errors.Inconsistent` if no world fits.
     """
     viewpoint = viewpoint or Viewpoint.spectator()
-    if card not in shape.cards:
+    if card not in (deal.cards if zone else deal.solution_cards):
         raise KeyError(card)
+    if zone is not None and zone not in deal.deck_of(card).zone_ids():
+        raise KeyError(zone)
     seen = [i for i, f in enumerate(facts) if viewpoint.sees(f)]
-    z3k = Z3Engine(shape).knowledge().with_facts(facts[i] for i in seen)
+    z3k = Z3Knowledge.initial(deal).with_facts(facts[i] for i in seen)
     try:
-        status, positions = z3k.status_core(card)
+        if zone is None:
+            status, positions = z3k.status_core(card)
+        else:
+            status, positions = _zone_core(z3k, card, zone)
     except NotForced:
-        return Explanation(card, viewpoint.name, "open", (), ())
+        return Explanation(card, viewpoint.name, "open", (), (), zone)
     core = tuple(seen[p] for p in positions)
-    return Explanation(card, viewpoint.name, status, core, tuple(facts[i] for i in core))
+    return Explanation(card, viewpoint.name, status, core, tuple(facts[i] for i in core), zone)
 
+
+def _zone_core(z3k: Z3Knowledge, card: str, zone: str) -> tuple[str, list[int]]:
+    there = member(card, {zone}) == 1
+    try:
+        return "in", z3k.forced_core(there)
+    except NotForced:
+        return "out", z3k.forced_core(negate(there))

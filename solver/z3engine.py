@@ -1,84 +1,186 @@
 """Reference encoding in Z3: consistency, forced cards and minimal explanations.
 
-One Bool per card; the shape is an Or over its patterns of per-group
-cardinality constraints; each fact is a pseudo-Boolean constraint guarded by
-its own tracking literal, so a question is a ``check`` under assumptions and
-an unsat core names facts.  Z3 never counts here (that is the numpy engine's
-job): it only answers possible / forced and *why*.
+Two encodings of a deal, each fact a constraint guarded by its own tracking
+literal, so a question is a ``check`` under assumptions and an unsat core
+names facts.  Z3 never counts here (that is the numpy engine's job): it
+only answers possible / forced and *why*.
 
->>> shape = DealShape(groups=(("a", "b"), ("c", "d")), patterns=((1, 1),))
->>> k = Z3Engine(shape).knowledge().with_facts([
-...     Fact.count({"a", "c"}, "==", 1, source="move 1"),
-...     Fact.count({"c"}, "==", 0, source="move 2"),
-...     Fact.count({"b", "d"}, ">=", 0, source="move 3")])
->>> k.status()["a"]
-'in'
+* **full**: a Bool per (card, zone of its deck); each card in exactly one
+  zone, each zone holding its size, each group constraint an Or over its
+  patterns of per-group equalities; an atom is a pseudo-Boolean constraint
+  (or a linear sum over Ints when a weight is negative) over the Bools of
+  its terms' (card, zone) pairs; And / Or / Not as such.
+* **projected** (when the deal projects, see :mod:`solver.frame`): a Bool
+  per card, "in the solution"; the patterns as in the full encoding.  A pin
+  "card c is in zone z" sets a Bool ``pin(c, z)`` implying the card is in
+  the solution; no card has two pins, no zone more pins than its size, so
+  conflicting pins are unsatisfiable together and show in cores.  A fact
+  that does not project moves the knowledge to the full encoding.
+
+Every card of the solution's deck has a Bool "in the solution" (the
+projected Bool itself, or one defined as the Or of its solution zones):
+their forced values are the status.
+
+>>> from ruleslawyer.spec.dealmodel import Deck, GroupCount, Zone
+>>> from ruleslawyer.spec.facts import count, member
+>>> hands = ("hand:Ann", "hand:Bob")
+>>> deck = Deck("d", ("a", "b", "c", "d"), (Zone("hand:Ann", "hand", "Ann", 1, "owner"),
+...     Zone("hand:Bob", "hand", "Bob", 1, "owner"), Zone("rest", "rest", None, 2)),
+...     (GroupCount(hands, (("a", "b"), ("c", "d")), ((1, 1),)),))
+>>> k = Z3Knowledge.initial(Deal((deck,), solution=hands)).with_facts([
+...     Fact(count(["a", "c"], hands) == 1, source="move 1"),
+...     Fact(count(["c"], hands) == 0, source="move 2"),
+...     Fact(member("d", {"hand:Bob"}) == 1, source="move 3")])
+>>> k.status()["a"], k.projected
+('in', True)
 >>> [f.source for f in k.explain_status("a")]
 ['move 1', 'move 2']
+>>> [f.source for f in k.explain_forced(member("a", {"hand:Ann"}) == 1)]
+['move 1', 'move 3']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 import z3
 
-from .errors import Inconsistent, NotForced
-from .facts import DealShape, Fact, compare
-from .shape import validate
+from ..spec.dealmodel import Deal
+from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Lin, Not
+from .engine import add_facts
+from .errors import Inconsistent, NotForced, SolverError
+from .frame import SOLUTION, Frame, frame_of, validate
 
 __all__ = ["Z3Engine", "Z3Knowledge"]
 
 
 class Z3Engine:
-    """One incremental Z3 solver holding a shape; facts join it guarded."""
+    """One incremental Z3 solver holding a deal; facts join it guarded.
 
-    def __init__(self, shape: DealShape) -> None:
-        validate(shape)
-        self.shape = shape
+    ``projected`` None picks the projected encoding whenever the deal allows it.
+    """
+
+    def __init__(self, deal: Deal, projected: bool | None = None) -> None:
+        validate(deal)
+        self.deal = deal
+        self.frame: Frame | None = frame_of(deal) if projected is not False else None
+        if projected and self.frame is None:
+            raise SolverError("the deal does not project")
         self.ctx = z3.Context()
-        self.vars = {card: z3.Bool(f"card{i}", self.ctx)
-                     for i, card in enumerate(shape.cards)}
-        self._card_by_name = {str(v): c for c, v in self.vars.items()}
         self.solver = z3.Solver(ctx=self.ctx)
-        self.solver.add(self.shape_constraint())
+        self.vars: dict[tuple[str, str], z3.BoolRef] = {}  # (card, zone) -> Bool
+        self.inside: dict[str, z3.BoolRef] = {}            # card -> "in the solution"
+        if self.frame is not None:
+            self._encode_projected(self.frame)
+        else:
+            self._encode_full()
+        self._card_by_name = {str(v): c for c, v in self.inside.items()}
+        self._pins: dict[tuple[str, str], z3.BoolRef] = {}
         self._tracked = 0
+
+    @property
+    def projected(self) -> bool:
+        return self.frame is not None
 
     def _true(self, value: bool) -> z3.BoolRef:
         return z3.BoolVal(value, self.ctx)
 
-    def shape_constraint(self) -> z3.BoolRef:
-        """Or over patterns of "group i holds exactly pattern[i] solution cards"."""
-        options = []
-        for pattern in self.shape.patterns:
-            counts = []
-            for group, k in zip(self.shape.groups, pattern):
-                bools = [(self.vars[c], 1) for c in group]
-                counts.append(z3.PbEq(bools, k) if bools else self._true(k == 0))
-            options.append(z3.And(counts) if counts else self._true(True))
-        return z3.Or(options)
+    def _exactly(self, bools: list[z3.BoolRef], k: int) -> z3.BoolRef:
+        return z3.PbEq([(b, 1) for b in bools], k) if bools else self._true(k == 0)
 
-    def encode(self, fact: Fact) -> z3.BoolRef:
-        """The fact as a constraint over the card Bools."""
-        terms = [(self.vars[c], w) for c, w in fact.weights if w and c in self.vars]
+    def _encode_projected(self, frame: Frame) -> None:
+        for i, card in enumerate(frame.cards):
+            self.inside[card] = self.vars[card, SOLUTION] = z3.Bool(f"in{i}", self.ctx)
+        options = [z3.And([self._exactly([self.inside[c] for c in group], k)
+                           for group, k in zip(frame.groups, counts)])
+                   for counts in frame.blocks if counts is not None]
+        self.solver.add(z3.Or(options))
+
+    def _encode_full(self) -> None:
+        deal = self.deal
+        for i, card in enumerate(deal.cards):
+            for zone in deal.deck_of(card).zone_ids():
+                self.vars[card, zone] = z3.Bool(f"x{i}@{zone}", self.ctx)
+        for deck in deal.decks:
+            for card in deck.cards:
+                self.solver.add(self._exactly([self.vars[card, z] for z in deck.zone_ids()], 1))
+            for zone in deck.zones:
+                self.solver.add(self._exactly([self.vars[c, zone.id] for c in deck.cards], zone.size))
+            for g in deck.constraints:
+                self.solver.add(z3.Or([
+                    z3.And([self._exactly([self.vars[c, z] for c in group for z in g.zones], k)
+                            for group, k in zip(g.groups, pattern)])
+                    for pattern in g.patterns]))
+        for i, card in enumerate(deal.solution_cards):
+            inside = z3.Bool(f"in{i}", self.ctx)
+            self.solver.add(inside == z3.Or([self.vars[card, z] for z in deal.solution]))
+            self.inside[card] = inside
+
+    def _terms(self, lin: Lin) -> list[tuple[z3.BoolRef, int]]:
+        return [(self.vars[c, z], w) for c, zones, w in lin.terms for z in zones if (c, z) in self.vars]
+
+    def encode(self, formula: Formula) -> z3.BoolRef:
+        """A formula as a constraint over this encoding's Bools (projected
+        formulas for the projected encoding, see :mod:`solver.frame`)."""
+        if isinstance(formula, Const):
+            return self._true(formula.truth)
+        if isinstance(formula, Not):
+            return z3.Not(self.encode(formula.part))
+        if not isinstance(formula, Atom):
+            parts = [self.encode(p) for p in formula.parts]
+            return z3.And(parts) if isinstance(formula, And) else z3.Or(parts)
+        terms, op, v = self._terms(formula.lin), formula.op, formula.value
         if not terms:
-            return self._true(bool(compare(fact.op, 0, fact.value)))
+            return self._true(bool(OPS[op](0, v)))
         if all(w > 0 for _, w in terms):
-            v = fact.value
             pb = {"==": lambda: z3.PbEq(terms, v), "!=": lambda: z3.Not(z3.PbEq(terms, v)),
                   "<=": lambda: z3.PbLe(terms, v), "<": lambda: z3.PbLe(terms, v - 1),
                   ">=": lambda: z3.PbGe(terms, v), ">": lambda: z3.PbGe(terms, v + 1)}
-            return pb[fact.op]()
-        total = z3.Sum([z3.If(b, z3.IntVal(w, self.ctx), z3.IntVal(0, self.ctx))
-                        for b, w in terms])
-        return compare(fact.op, total, z3.IntVal(fact.value, self.ctx))
+            return pb[op]()
+        total = z3.Sum([z3.If(b, z3.IntVal(w, self.ctx), z3.IntVal(0, self.ctx)) for b, w in terms])
+        return OPS[op](total, z3.IntVal(v, self.ctx))
 
-    def track(self, fact: Fact) -> z3.BoolRef:
-        """A fresh literal that, when assumed, imposes ``fact``."""
+    def _pin(self, card: str, zone: str) -> z3.BoolRef:
+        """The Bool "card is pinned to zone", created with its capacity constraints."""
+        pin = self._pins.get((card, zone))
+        if pin is not None:
+            return pin
+        assert self.frame is not None
+        pin = z3.Bool(f"pin{len(self._pins)}", self.ctx)
+        self.solver.add(z3.Implies(pin, self.inside[card]))
+        for (other_card, other_zone), other in self._pins.items():
+            if other_card == card:
+                self.solver.add(z3.Not(z3.And(pin, other)))
+        self._pins[card, zone] = pin
+        in_zone = [(p, 1) for (_c, z), p in self._pins.items() if z == zone]
+        self.solver.add(z3.PbLe(in_zone, self.frame.sizes[zone]))  # subsumes the earlier ones
+        return pin
+
+    def query(self, formula: Formula) -> z3.BoolRef | None:
+        """A formula to ask about (not a fact), or None when this encoding
+        cannot say it exactly (a projected encoding asked about zones)."""
+        if self.frame is None:
+            return self.encode(formula)
+        projection = self.frame.project(formula)
+        if projection is None or projection.pins:
+            return None
+        return self.encode(projection.formula)
+
+    def track(self, fact: Fact) -> z3.BoolRef | None:
+        """A fresh literal that, when assumed, imposes ``fact`` (None if it does not project)."""
+        if self.frame is None:
+            constraint = self.encode(fact.formula)
+        else:
+            projection = self.frame.project(fact.formula)
+            if projection is None:
+                return None
+            constraint = z3.And([self.encode(projection.formula),
+                                 *(self._pin(c, z) for c, z in sorted(projection.pins))])
         literal = z3.Bool(f"fact{self._tracked}", self.ctx)
         self._tracked += 1
-        self.solver.add(z3.Implies(literal, self.encode(fact)))
+        self.solver.add(z3.Implies(literal, constraint))
         return literal
 
     def knowledge(self) -> "Z3Knowledge":
@@ -94,18 +196,42 @@ class Z3Knowledge:
     literals: tuple[z3.BoolRef, ...] = ()
 
     @classmethod
-    def initial(cls, shape: DealShape) -> "Z3Knowledge":
-        return Z3Engine(shape).knowledge()
+    def initial(cls, deal: Deal, projected: bool | None = None) -> "Z3Knowledge":
+        return Z3Engine(deal, projected).knowledge()
+
+    @property
+    def deal(self) -> Deal:
+        return self.engine.deal
+
+    @property
+    def projected(self) -> bool:
+        return self.engine.projected
 
     def with_fact(self, fact: Fact) -> "Z3Knowledge":
-        return Z3Knowledge(self.engine, self.facts + (fact,),
-                           self.literals + (self.engine.track(fact),))
+        literal = self.engine.track(fact)
+        if literal is None:  # the fact does not project: the full encoding takes every fact
+            return Z3Knowledge.initial(self.deal, projected=False).with_facts(self.facts + (fact,))
+        return Z3Knowledge(self.engine, self.facts + (fact,), self.literals + (literal,))
 
     def with_facts(self, facts: Iterable[Fact]) -> "Z3Knowledge":
-        knowledge = self
-        for fact in facts:
-            knowledge = knowledge.with_fact(fact)
-        return knowledge
+        return add_facts(self, facts)
+
+    @cached_property
+    def _full(self) -> "Z3Knowledge":
+        """The same facts in the full encoding (for questions about zones)."""
+        if not self.projected:
+            return self
+        return Z3Knowledge.initial(self.deal, projected=False).with_facts(self.facts)
+
+    def _query(self, formula: Formula) -> tuple["Z3Knowledge", z3.BoolRef]:
+        """A knowledge whose encoding can ask ``formula``, and the question."""
+        question = self.engine.query(formula)
+        if question is not None:
+            return self, question
+        full = self._full
+        question = full.engine.query(formula)
+        assert question is not None
+        return full, question
 
     def _check(self, positions: Iterable[int], *extra: z3.BoolRef) -> bool:
         """True when the facts at ``positions`` (and ``extra``) can all hold."""
@@ -119,12 +245,12 @@ class Z3Knowledge:
         return self._check(range(len(self.facts)))
 
     def status(self) -> dict[str, str]:
-        """Card → "in" | "out" | "open", from one ``consequences`` call."""
-        variables = list(self.engine.vars.values())
+        """Card of the solution's deck → "in" | "out" | "open", from one ``consequences`` call."""
+        variables = list(self.engine.inside.values())
         result, implied = self.engine.solver.consequences(list(self.literals), variables)
         if result == z3.unsat:
-            raise Inconsistent("no solution fits the facts")
-        status = dict.fromkeys(self.engine.shape.cards, "open")
+            raise Inconsistent("no world fits the facts")
+        status = dict.fromkeys(self.engine.inside, "open")
         for implication in implied:
             literal = implication.arg(1) if z3.is_implies(implication) else implication
             value = "in"
@@ -159,13 +285,42 @@ class Z3Knowledge:
                 core = [i for i in core if i in kept]
         return sorted(necessary)
 
+    def _forced(self, question: z3.BoolRef, what: str) -> list[int]:
+        everything = range(len(self.facts))
+        if not self._check(everything):
+            raise Inconsistent("no world fits the facts")
+        if self._check(everything, z3.Not(question)):
+            raise NotForced(f"the facts do not force {what}")
+        return self._minimal_core(z3.Not(question))
+
+    def possible(self, formula: Formula) -> bool:
+        """Whether some world fitting the facts satisfies ``formula``."""
+        knowledge, question = self._query(formula)
+        return knowledge._check(range(len(knowledge.facts)), question)
+
+    def forced_core(self, formula: Formula) -> list[int]:
+        """Positions (in ``facts``) of a minimal set of facts forcing ``formula``.
+
+        Minimal: without any one of them it would no longer be forced.  Empty
+        when the deal alone forces it.  Raises :class:`NotForced` when some
+        world fitting the facts contradicts it, :class:`Inconsistent` when no
+        world fits.
+        """
+        knowledge, question = self._query(formula)
+        return knowledge._forced(question, "it")
+
+    def explain_forced(self, formula: Formula) -> list[Fact]:
+        """The facts of :meth:`forced_core` (in fact order)."""
+        return [self.facts[i] for i in self.forced_core(formula)]
+
     def status_core(self, card: str) -> tuple[str, list[int]]:
-        """The card's forced status and the positions (in ``facts``) forcing it."""
-        var = self.engine.vars[card]
+        """The card's forced status ("in" or "out" of the solution) and the
+        positions (in ``facts``) forcing it."""
+        var = self.engine.inside[card]
         can_be_in = self._check(range(len(self.facts)), var)
         can_be_out = self._check(range(len(self.facts)), z3.Not(var))
         if not (can_be_in or can_be_out):
-            raise Inconsistent("no solution fits the facts")
+            raise Inconsistent("no world fits the facts")
         if can_be_in and can_be_out:
             raise NotForced(f"{card} may or may not be in the solution")
         if can_be_in:
@@ -176,7 +331,7 @@ class Z3Knowledge:
         """A minimal list of facts forcing ``card`` in or out (in fact order).
 
         Minimal: without any one of them the card would no longer be forced.
-        Empty when the shape alone forces it.  Raises :class:`NotForced`.
+        Empty when the deal alone forces it.  Raises :class:`NotForced`.
         """
         return [self.facts[i] for i in self.status_core(card)[1]]
 
