@@ -175,54 +175,72 @@ class _Layout:
     solution: tuple[int, ...]       # columns of part 0 holding the solution
     rest: int                       # ways to deal the hidden cards no owner takes
     rest_zones: dict[str, tuple[tuple[str, int], ...]]  # hidden deck -> its unowned zones, sizes
+    deck_zones: dict[str, frozenset[str]]   # card -> the zones of its deck
+
+    _terms: dict = field(default_factory=dict, repr=False)
+
+    def _term(self, card: str, zones: frozenset[str]) -> tuple[bool, int, dict[int, tuple[int, ...]]] | None:
+        """Where a term can count: (hidden?, bit, part -> its columns); None if nowhere."""
+        key = (card, zones)
+        if key not in self._terms:
+            info = None
+            if card in self.card_bit:
+                is_hidden, bit = self.card_bit[card]
+                cols: dict[int, list[int]] = {}
+                for z in zones & self.deck_zones[card]:
+                    if z not in self.place:
+                        raise NotExact(f"zone {z} holds the undealt rest of a second deck")
+                    part, col, _h = self.place[z]
+                    cols.setdefault(part, []).append(col)
+                if cols:
+                    info = (is_hidden, bit, {q: tuple(sorted(c)) for q, c in cols.items()})
+            self._terms[key] = info
+        return self._terms[key]
 
     def part_of(self, formula: Formula) -> int | None:
         """The one part a formula speaks of (None: no zone a card can be in)."""
-        parts = set()
+        parts: set[int] = set()
         for atom in formula.atoms():
             for card, zones, _w in atom.lin.terms:
-                if card not in self.card_bit:
-                    continue
-                deck = self.deal.deck_of(card)
-                for z in zones & frozenset(deck.zone_ids()):
-                    if z not in self.place:
-                        raise NotExact(f"zone {z} holds the undealt rest of a second deck")
-                    parts.add(self.place[z][0])
+                info = self._term(card, zones)
+                if info:
+                    parts.update(info[2])
         if len(parts) > 1:
             owners = sorted(str(self.parts[p].owner or "the table") for p in parts)
             raise NotExact(f"a fact ties the zones of several owners ({', '.join(owners)})")
         return parts.pop() if parts else None
 
-    def truth(self, p: int, formula: Formula) -> np.ndarray:
+    def truth(self, p: int, formula: Formula, _memo: dict | None = None) -> np.ndarray:
         """(m, h) bool: the formula in every configuration of part ``p``."""
         part = self.parts[p]
+        memo = {} if _memo is None else _memo  # a count often recurs (a lie: n - 1, n + 1, n)
         if isinstance(formula, Const):
             return np.full(part.shape, formula.truth)
         if isinstance(formula, Atom):
-            main = np.zeros(part.shape[0], np.int64)
-            hidden = np.zeros(part.shape[1], np.int64)
-            # terms grouped by (deck, zones, weight): one popcount per group
-            groups: dict[tuple[bool, tuple[int, ...], int], int] = {}
-            for card, zones, w in formula.lin.terms:
-                if card not in self.card_bit:
-                    continue
-                is_hidden, bit = self.card_bit[card]
-                spots = [self.place[z] for z in zones if z in self.place]
-                cols = tuple(sorted(c for q, c, h in spots if q == p and h == is_hidden))
-                if cols:
-                    key = (is_hidden, cols, w)
-                    groups[key] = groups.get(key, 0) | 1 << bit
-            for (is_hidden, cols, w), cards in groups.items():
-                table = part.hidden if is_hidden else part.main
-                held = np.bitwise_or.reduce(table[:, list(cols)], axis=1) & cards
-                (hidden if is_hidden else main)[:] += w * np.bitwise_count(held).astype(np.int64)
-            return OPS[formula.op](main[:, None] + hidden[None, :], formula.value)
+            terms = formula.lin.terms
+            if terms not in memo:
+                main = np.zeros(part.shape[0], np.int64)
+                hidden = np.zeros(part.shape[1], np.int64)
+                # terms grouped by (deck, zones, weight): one popcount per group
+                groups: dict[tuple[bool, tuple[int, ...], int], int] = {}
+                for card, zones, w in terms:
+                    info = self._term(card, zones)
+                    if info and p in info[2]:
+                        key = (info[0], info[2][p], w)
+                        groups[key] = groups.get(key, 0) | 1 << info[1]
+                for (is_hidden, cols, w), cards in groups.items():
+                    table = part.hidden if is_hidden else part.main
+                    held = (table[:, cols[0]] if len(cols) == 1
+                            else np.bitwise_or.reduce(table[:, list(cols)], axis=1)) & cards
+                    (hidden if is_hidden else main)[:] += w * np.bitwise_count(held).astype(np.int64)
+                memo[terms] = main[:, None] + hidden[None, :]
+            return OPS[formula.op](memo[terms], formula.value)
         if isinstance(formula, And):
-            return np.logical_and.reduce([self.truth(p, f) for f in formula.parts])
+            return np.logical_and.reduce([self.truth(p, f, memo) for f in formula.parts])
         if isinstance(formula, Or):
-            return np.logical_or.reduce([self.truth(p, f) for f in formula.parts])
+            return np.logical_or.reduce([self.truth(p, f, memo) for f in formula.parts])
         if isinstance(formula, Not):
-            return ~self.truth(p, formula.part)
+            return ~self.truth(p, formula.part, memo)
         raise TypeError(f"not a formula: {formula!r}")
 
 
@@ -281,7 +299,9 @@ def _layout(deal: Deal) -> _Layout:
     rest_zones = {d.id: tuple((z.id, z.size) for z in d.zones if z.owner is None) for d in others}
     rest = prod(multinomial(sum(s for _z, s in zs), [s for _z, s in zs]) for zs in rest_zones.values())
     solution = tuple(place[z][1] for z in deal.solution)
-    return _Layout(deal, cards, hidden_cards, tuple(parts), place, card_bit, solution, rest, rest_zones)
+    deck_zones = {c: frozenset(d.zone_ids()) for d in deal.decks for c in d.cards}
+    return _Layout(deal, cards, hidden_cards, tuple(parts), place, card_bit, solution, rest, rest_zones,
+                   deck_zones)
 
 
 def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
@@ -342,6 +362,7 @@ class _Reduced:
     configs: tuple[tuple[int, int, int], ...]   # (hidden configuration, hidden union, class)
     zetas: tuple[np.ndarray, ...]               # per class, uint64 of length 2**n
     offers: dict[int, np.ndarray]               # hidden union -> sum of its zetas
+    settled: bool                               # one configuration left
 
     @staticmethod
     def of(part: _Part, valid: np.ndarray, frame: _Frame, index: int) -> "_Reduced":
@@ -363,7 +384,7 @@ class _Reduced:
         offers: dict[int, np.ndarray] = {}
         for _j, u, c in configs:
             offers[u] = offers[u] + zetas[c] if u in offers else zetas[c]
-        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers)
+        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers, int(allowed.sum()) == 1)
 
 
 def _chain(states: Mapping[int, np.ndarray], offers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -503,63 +524,70 @@ class DPKnowledge:
         if total == 0:
             raise Inconsistent("no deal fits the facts")
         layout, parts = self._layout, self._layout.parts
+        reduced = [self._part(p) for p in range(len(parts))]
         forward = self._forward
         after = [{0: np.ones(1 << self._frame.n, _U64)}]  # type: ignore[union-attr]
         for p in reversed(range(1, len(parts))):
-            after.insert(0, _chain(after[0], self._part(p).offers))
-        # the chances of the owner part with the most classes follow from the others
-        single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1]
-        derived = max(single, key=lambda p: len(self._part(p).zetas), default=None)
-        main_counts = np.zeros((len(layout.cards),), np.int64)
+            after.insert(0, _chain(after[0], reduced[p].offers))
+        # one owner's chances follow from the others': the one with the most classes to transform
+        single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1 and not reduced[p].settled]
+        derived = max(single, key=lambda p: len(reduced[p].zetas), default=None)
         zones: dict[str, dict[str, int]] = {c: {} for c in layout.deal.cards}
-        sol_rows = None
+        held = np.zeros(len(layout.cards), np.int64)
+        table_weights = np.zeros(0, np.int64)
         for p, part in enumerate(parts):
-            red = self._part(p)
-            cof = self._cofactors(forward[p], after[p], red.offers.keys())
-            rest = layout.rest
-            hidden_mass: dict[int, int] = {}
-            weights = np.zeros(part.shape[0], np.int64)
-            for cls in range(len(red.zetas)):
-                # configurations whose hidden cards the other parts never leave free count 0
-                members = [(j, u) for j, u, c in red.configs if c == cls and u in cof]
-                for j, u in members:
-                    hidden_mass[j] = _exact(int(np.dot(cof[u], red.zetas[cls])) * rest)
-                if p == derived or not members:
-                    continue
-                acc = cof[members[0][1]].copy()
-                for _j, u in members[1:]:
-                    acc += cof[u]
-                _sum_over_subsets(acc, self._frame.n, supersets=True)  # type: ignore[union-attr]
-                rep = members[0][0]
-                weights += np.where(red.allowed[:, rep], acc[red.rows], 0).view(np.int64) * rest
-            for col, zone in enumerate(part.zones):
-                if p == derived:
-                    continue
-                per_card = part.members[col].T @ weights
-                main_counts += per_card
-                for c, w in zip(layout.cards, per_card.tolist()):
-                    zones[c][zone] = w
-            for col, zone in enumerate(part.hidden_zones):
-                for c in self._hidden_deck_cards(zone):
-                    bit = 1 << layout.card_bit[c][1]
-                    zones[c][zone] = sum(m for j, m in hidden_mass.items() if part.hidden[j, col] & bit)
+            weights, hidden_mass = self._weights(p, forward[p], after[p], total, main=p != derived)
             if p == 0:
-                sol_rows = weights
+                table_weights = weights
+            for col, zone in enumerate(part.zones if p != derived else ()):
+                per_card = part.members[col].T @ weights
+                held += per_card
+                for c, n in zip(layout.cards, per_card.tolist()):
+                    zones[c][zone] = n
+            for col, zone in enumerate(part.hidden_zones):
+                for c in self.deal.deck_of_zone(zone).cards:
+                    bit = 1 << layout.card_bit[c][1]
+                    zones[c][zone] = sum(n for j, n in hidden_mass.items() if part.hidden[j, col] & bit)
         if derived is not None:
-            for c, held in zip(layout.cards, main_counts.tolist()):
-                zones[c][parts[derived].zones[0]] = total - held
+            for c, n in zip(layout.cards, held.tolist()):
+                zones[c][parts[derived].zones[0]] = total - n
         self._rest_counts(zones, total)
-        assert sol_rows is not None
         table = parts[0]
-        sol_masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
         solution = {c: 0 for c in layout.cards}
         for col in layout.solution:
-            for c, w in zip(layout.cards, (table.members[col].T @ sol_rows).tolist()):
-                solution[c] += w
-        found = np.unique(sol_masks[sol_rows > 0])
+            for c, n in zip(layout.cards, (table.members[col].T @ table_weights).tolist()):
+                solution[c] += n
+        masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
+        found = np.unique(masks[table_weights > 0])
         solutions = tuple(frozenset(c for i, c in enumerate(layout.cards) if int(m) >> i & 1) for m in found)
         del self.__dict__["_forward"]  # large; a knowledge kept in a history needs only the counts
         return _Counts(total, zones, solution, solutions)
+
+    def _weights(self, p: int, before: Mapping[int, np.ndarray], after: Mapping[int, np.ndarray],
+                 total: int, main: bool) -> tuple[np.ndarray, dict[int, int]]:
+        """Part ``p``: worlds through each main configuration (if ``main``) and each hidden one."""
+        red, rest = self._part(p), self._layout.rest
+        weights = np.zeros(len(red.rows), np.int64)
+        if red.settled:  # one configuration left: every world goes through it
+            row, j = np.argwhere(red.allowed)[0]
+            weights[row] = total
+            return weights, {int(j): total}
+        cofactor = self._cofactors(before, after, red.offers.keys())
+        hidden_mass: dict[int, int] = {}
+        for cls, zeta in enumerate(red.zetas):
+            # configurations whose hidden cards the other parts never leave free count 0
+            members = [(j, u) for j, u, c in red.configs if c == cls and u in cofactor]
+            for j, u in members:
+                hidden_mass[j] = _exact(int(np.dot(cofactor[u], zeta)) * rest)
+            if not main or not members:
+                continue
+            acc = cofactor[members[0][1]].copy()
+            for _j, u in members[1:]:
+                acc += cofactor[u]
+            _sum_over_subsets(acc, self._frame.n, supersets=True)  # type: ignore[union-attr]
+            rows = red.allowed[:, members[0][0]]  # the same for every member of the class
+            weights[rows] += acc[red.rows[rows]].view(np.int64) * rest
+        return weights, hidden_mass
 
     @staticmethod
     def _cofactors(before: Mapping[int, np.ndarray], after: Mapping[int, np.ndarray],
@@ -581,9 +609,6 @@ class DPKnowledge:
                     else:
                         out[u] = step.copy() if len(fits) > 1 else step
         return out
-
-    def _hidden_deck_cards(self, zone: str) -> tuple[str, ...]:
-        return self.deal.deck_of_zone(zone).cards
 
     def _rest_counts(self, zones: dict[str, dict[str, int]], total: int) -> None:
         """Hidden cards no owner holds are in the rest zones, shared by size (nothing speaks of them)."""
