@@ -30,7 +30,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from typing import Iterable
-from itertools import combinations
+from itertools import combinations, permutations
 
 import numpy as np
 
@@ -397,6 +397,42 @@ def history(game: Game) -> float:
     return time.perf_counter() - start
 
 
+def by_assignments(game: Game, steps: int) -> tuple[list[float], list[float]]:
+    """The spectator's Rival game two ways, per question: seconds of (hidden state, sum over assignments).
+
+    The alternative to carrying the hidden tiles in the dynamic program: one
+    knowledge per way to deal the Rival tiles to the players (each tile pinned,
+    so no hidden state is left), all updated at every question, their counts
+    and chances summed.  Both must give the same answers.
+    """
+    deal, players = game.deal, game.deal.players
+    setup = [f for f in game.setup if f.public]
+    pinned = [DPKnowledge.initial(deal).with_facts(
+        setup + [Fact(member(t, {f"rival:{p}"}) == 1) for p, t in zip(players, tiles)])
+        for tiles in permutations(ASSISTANTS, len(players))]
+    state = full_update(DPKnowledge.initial(deal), setup)
+    with_state, summed = [], []
+    for question in game.questions[:steps]:
+        facts = [f for f in question if f.public]
+        start = time.perf_counter()
+        state = full_update(state, facts)
+        with_state.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        pinned = [full_update(k, facts) for k in pinned]
+        total = sum(k.count() for k in pinned)
+        chances: dict[str, dict[str, float]] = {}
+        for k in pinned:
+            if k.count():
+                for c, per in k.zone_probabilities().items():
+                    for z, x in per.items():
+                        chances.setdefault(c, {}).setdefault(z, 0.0)
+                        chances[c][z] += x * k.count() / total
+        summed.append(time.perf_counter() - start)
+        assert total == state.count()
+        assert all(abs(state.zone_probabilities()[c][z] - x) < 1e-9 for c, per in chances.items() for z, x in per.items())
+    return with_state, summed
+
+
 def ms(seconds: float | None) -> str:
     return "—" if seconds is None else f"{seconds * 1e3:.2f}"
 
@@ -408,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--history", type=int, default=40)
     parser.add_argument("--ref-steps", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--assign-steps", type=int, default=4)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
@@ -436,6 +473,18 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {players} | {'yes' if rival else 'no'} | {viewer or 'spectator'} | {ms(row.median())} | "
                       f"{ms(max(t for t in row.steps if t is not None))} | {ms(same)} | {ms(ref)} | {ratio} |",
                       flush=True)
+    print()
+    print(f"Rival, spectator, first {args.assign_steps} questions: hidden tiles carried in the dynamic program "
+          "vs one knowledge per deal of the tiles, summed")
+    print()
+    print("| players | assignments | hidden state, median ms | sum over assignments, median ms | ratio |")
+    print("| --- | --- | --- | --- | --- |")
+    for players in args.players:
+        state, summed = by_assignments(random_game(players, True, args.questions, args.seed + players),
+                                       args.assign_steps)
+        a, b = statistics.median(state), statistics.median(summed)
+        print(f"| {players} | {len(list(permutations(ASSISTANTS, players)))} | {ms(a)} | {ms(b)} | {b / a:.1f} |",
+              flush=True)
     print()
     whole = {rival: history(random_game(5, rival, args.history, args.seed)) for rival in (False, True)}
     for rival, seconds in whole.items():

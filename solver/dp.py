@@ -155,7 +155,7 @@ class _Part:
     hidden: np.ndarray    # (h, len(hidden_zones)) masks over the hidden cards
     union: np.ndarray     # (m,) every main card of the configuration
     hunion: np.ndarray    # (h,)
-    members: tuple[np.ndarray, ...]  # per zone, (m, n) 0/1 int64: card in that zone
+    members: tuple[np.ndarray, ...]  # per zone, (m, n) 0/1 float64: card in that zone
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -295,7 +295,7 @@ def _layout(deal: Deal) -> _Layout:
         parts.append(_Part(owner, tuple(z.id for z in zones), tuple(z.id for _d, z in hidden),
                            table, htable, np.bitwise_or.reduce(table, axis=1, initial=0),
                            np.bitwise_or.reduce(htable, axis=1, initial=0),
-                           tuple(_bits(table[:, c], len(cards)) for c in range(len(zones)))))
+                           tuple(_bits(table[:, c], len(cards)).astype(np.float64) for c in range(len(zones)))))
     rest_zones = {d.id: tuple((z.id, z.size) for z in d.zones if z.owner is None) for d in others}
     rest = prod(multinomial(sum(s for _z, s in zs), [s for _z, s in zs]) for zs in rest_zones.values())
     solution = tuple(place[z][1] for z in deal.solution)
@@ -361,7 +361,7 @@ class _Reduced:
     allowed: np.ndarray    # (m, h) bool: valid and clear of cards other parts surely hold
     configs: tuple[tuple[int, int, int], ...]   # (hidden configuration, hidden union, class)
     zetas: tuple[np.ndarray, ...]               # per class, uint64 of length 2**n
-    offers: dict[int, np.ndarray]               # hidden union -> sum of its zetas
+    offers: dict[int, np.ndarray]               # hidden union -> sum of its zetas ({}: times one)
     settled: bool                               # one configuration left
 
     @staticmethod
@@ -384,11 +384,16 @@ class _Reduced:
         offers: dict[int, np.ndarray] = {}
         for _j, u, c in configs:
             offers[u] = offers[u] + zetas[c] if u in offers else zetas[c]
-        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers, int(allowed.sum()) == 1)
+        settled = int(allowed.sum()) == 1
+        if settled and list(offers) == [0] and zetas[0][0] == 1:
+            offers = {}  # its cards are all out of the frame: its zeta is all ones
+        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers, settled)
 
 
 def _chain(states: Mapping[int, np.ndarray], offers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
     """One more part: every way to extend ``states`` (hidden cards taken -> sums) by an offer."""
+    if not offers:
+        return dict(states)
     out: dict[int, np.ndarray] = {}
     for taken, value in states.items():
         for u, zeta in offers.items():
@@ -403,6 +408,13 @@ def _chain(states: Mapping[int, np.ndarray], offers: Mapping[int, np.ndarray]) -
 
 
 # -- the knowledge --------------------------------------------------------------------------
+
+
+def _per_card(members: np.ndarray, weights: np.ndarray, total: int) -> list[int]:
+    """``sum(weights[r] * members[r, card])`` for each card: worlds with the card in the zone."""
+    if total < 2**53:  # every partial sum counts worlds, so float64 (BLAS) is exact
+        return (weights.astype(np.float64) @ members).astype(np.int64).tolist()
+    return [int(x) for x in weights @ members.astype(np.int64)]
 
 
 @dataclass(frozen=True)
@@ -533,29 +545,29 @@ class DPKnowledge:
         single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1 and not reduced[p].settled]
         derived = max(single, key=lambda p: len(reduced[p].zetas), default=None)
         zones: dict[str, dict[str, int]] = {c: {} for c in layout.deal.cards}
-        held = np.zeros(len(layout.cards), np.int64)
+        held = [0] * len(layout.cards)
         table_weights = np.zeros(0, np.int64)
         for p, part in enumerate(parts):
             weights, hidden_mass = self._weights(p, forward[p], after[p], total, main=p != derived)
             if p == 0:
                 table_weights = weights
             for col, zone in enumerate(part.zones if p != derived else ()):
-                per_card = part.members[col].T @ weights
-                held += per_card
-                for c, n in zip(layout.cards, per_card.tolist()):
+                per_card = _per_card(part.members[col], weights, total)
+                held = [a + b for a, b in zip(held, per_card)]
+                for c, n in zip(layout.cards, per_card):
                     zones[c][zone] = n
             for col, zone in enumerate(part.hidden_zones):
                 for c in self.deal.deck_of_zone(zone).cards:
                     bit = 1 << layout.card_bit[c][1]
                     zones[c][zone] = sum(n for j, n in hidden_mass.items() if part.hidden[j, col] & bit)
         if derived is not None:
-            for c, n in zip(layout.cards, held.tolist()):
+            for c, n in zip(layout.cards, held):
                 zones[c][parts[derived].zones[0]] = total - n
         self._rest_counts(zones, total)
         table = parts[0]
         solution = {c: 0 for c in layout.cards}
         for col in layout.solution:
-            for c, n in zip(layout.cards, (table.members[col].T @ table_weights).tolist()):
+            for c, n in zip(layout.cards, _per_card(table.members[col], table_weights, total)):
                 solution[c] += n
         masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
         found = np.unique(masks[table_weights > 0])

@@ -265,6 +265,35 @@ def test_every_prefix_and_the_parent_unchanged(game, data):
         agree(deal, chain[i], surviving(deal, facts[:i]))
 
 
+def odd_deal() -> Deal:
+    """An owner with two zones of the main deck, two unowned zones, two second decks (one with a rest)."""
+    cards = Deck("cards", ("a", "b", "c", "d", "e", "f"), (
+        Zone("hand:Ann", "hand", "Ann", 2), Zone("front:Ann", "front", "Ann", 1), Zone("hand:Bob", "hand", "Bob", 1),
+        Zone("missing", "missing", None, 1), Zone("public", "public", None, 1)))
+    tiles = Deck("tiles", ("t1", "t2", "t3"), (Zone("tile:Ann", "tile", "Ann", 1), Zone("tile:Bob", "tile", "Bob", 1),
+                                               Zone("box", "box", None, 1)))
+    coins = Deck("coins", ("c1", "c2"), (Zone("coin:Ann", "coin", "Ann", 1), Zone("coin:Bob", "coin", "Bob", 1)))
+    return Deal((cards, tiles, coins), solution=("missing", "public"), players=("Ann", "Bob"))
+
+
+@st.composite
+def odd_games(draw):
+    deal = odd_deal()
+    owners = [[z.id for z in deal.zones if z.owner == p] for p in deal.players]
+    table = [z.id for z in deal.solution_deck.zones if z.owner is None]
+    formulas = draw(st.lists(st.sampled_from(owners + [table]).flatmap(lambda zs: local_formula(deal, zs)),
+                             max_size=6))
+    return deal, [Fact(f) for f in formulas]
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(odd_games())
+def test_odd_shapes_agree_with_enumeration(game):
+    deal, facts = game
+    assert applicable(deal, facts)
+    agree(deal, DPKnowledge.initial(deal).with_facts(facts), surviving(deal, facts))
+
+
 # -- the real sizes -------------------------------------------------------------------------------
 
 
