@@ -249,8 +249,8 @@ def _shape_problem(deal: Deal) -> str | None:
     main = deal.solution_deck
     if main is None:
         return "the deal has no solution"
-    if any(deal.zone(z).owner is not None for z in deal.solution):
-        return "the solution lies in an owned zone"
+    if any(deal.zone(z).owner is not None or z not in main.zone_ids() for z in deal.solution):
+        return "the solution lies in an owned zone or in two decks"
     if any(d.constraints for d in deal.decks):
         return "a deck constrains its deal by groups"
     if len(main.cards) > MAX_CARDS:

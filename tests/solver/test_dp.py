@@ -399,6 +399,9 @@ def test_not_applicable_to_the_rest_of_a_second_deck_or_groups():
     assert not applicable(Deal((grouped,), solution=("missing",), players=("Ann",)))
     with pytest.raises(NotExact):
         DPKnowledge.initial(Deal((grouped,), solution=("missing",), players=("Ann",)))
+    two_decks = Deal(deal.decks, solution=("missing", "box"), players=deal.players)
+    owned = Deal(deal.decks, solution=("hand:Ann",), players=deal.players)
+    assert not applicable(two_decks) and not applicable(owned)
 
 
 def test_a_fact_no_zone_can_satisfy():
