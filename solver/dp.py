@@ -221,18 +221,24 @@ class _Layout:
             if terms not in memo:
                 main = np.zeros(part.shape[0], np.int64)
                 hidden = np.zeros(part.shape[1], np.int64)
-                # terms grouped by (deck, zones, weight): one popcount per group
-                groups: dict[tuple[bool, tuple[int, ...], int], int] = {}
+                # terms grouped by (deck, columns, weight): one popcount per mask of cards; a card
+                # counted twice (zones that differ only outside this part) goes to a second mask
+                groups: dict[tuple[bool, tuple[int, ...], int], list[int]] = {}
                 for card, zones, w in terms:
                     info = self._term(card, zones)
                     if info and p in info[2]:
-                        key = (info[0], info[2][p], w)
-                        groups[key] = groups.get(key, 0) | 1 << info[1]
-                for (is_hidden, cols, w), cards in groups.items():
+                        masks, bit = groups.setdefault((info[0], info[2][p], w), []), 1 << info[1]
+                        free = next((i for i, m in enumerate(masks) if not m & bit), None)
+                        if free is None:
+                            masks.append(bit)
+                        else:
+                            masks[free] |= bit
+                for (is_hidden, cols, w), masks in groups.items():
                     table = part.hidden if is_hidden else part.main
-                    held = (table[:, cols[0]] if len(cols) == 1
-                            else np.bitwise_or.reduce(table[:, list(cols)], axis=1)) & cards
-                    (hidden if is_hidden else main)[:] += w * np.bitwise_count(held).astype(np.int64)
+                    content = (table[:, cols[0]] if len(cols) == 1
+                               else np.bitwise_or.reduce(table[:, list(cols)], axis=1))
+                    for cards in masks:
+                        (hidden if is_hidden else main)[:] += w * np.bitwise_count(content & cards).astype(np.int64)
                 memo[terms] = main[:, None] + hidden[None, :]
             return OPS[formula.op](memo[terms], formula.value)
         if isinstance(formula, And):
