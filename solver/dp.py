@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, reduce
 from math import prod
 from operator import or_
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -59,6 +59,8 @@ MAX_HIDDEN_CARDS = 10
 MAX_ROWS = 2_000_000
 
 _U64 = np.uint64
+#: Subsets per slice of the products over parts (4096 uint64: 32 KiB an array, cache-sized).
+_BLOCK = 4096
 
 
 class NotExact(SolverError, ValueError):
@@ -513,20 +515,25 @@ class DPKnowledge:
             self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p)
         return self._reduced[p]
 
-    @cached_property
-    def _forward(self) -> list[dict[int, np.ndarray]]:
-        """``[i]``: hidden cards taken -> the signed product of the first ``i`` parts."""
-        assert self._frame is not None
-        states = [{0: _signs(self._frame.n)}]
-        for p in range(len(self._valid)):
-            states.append(_chain(states[-1], self._part(p).offers))
-        return states
+    def _blocks(self) -> Iterator[slice]:
+        """Slices of the subsets: every product is pointwise, so a slice at a time stays in cache."""
+        size = 1 << self._frame.n  # type: ignore[union-attr]
+        step = size if size <= _BLOCK * 2 else _BLOCK
+        return (slice(lo, lo + step) for lo in range(0, size, step))
+
+    def _offers(self, block: slice) -> list[dict[int, np.ndarray]]:
+        return [{u: z[block] for u, z in self._part(p).offers.items()} for p in range(len(self._valid))]
 
     @cached_property
     def _total(self) -> int:
         if self._frame is None:
             return 0
-        total = sum(int(v.sum(dtype=_U64)) for v in self._forward[-1].values())
+        total = 0
+        for block in self._blocks():
+            states = {0: _signs(self._frame.n)[block]}
+            for offers in self._offers(block):
+                states = _chain(states, offers)
+            total += sum(int(v.sum(dtype=_U64)) for v in states.values())
         return _exact(total * self._layout.rest)
 
     def count(self) -> int:
@@ -543,10 +550,7 @@ class DPKnowledge:
             raise Inconsistent("no deal fits the facts")
         layout, parts = self._layout, self._layout.parts
         reduced = [self._part(p) for p in range(len(parts))]
-        forward = self._forward
-        after = [{0: np.ones(1 << self._frame.n, _U64)}]  # type: ignore[union-attr]
-        for p in reversed(range(1, len(parts))):
-            after.insert(0, _chain(after[0], reduced[p].offers))
+        cofactors = self._all_cofactors(reduced)
         # one owner's chances follow from the others': the one with the most classes to transform
         single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1 and not reduced[p].settled]
         derived = max(single, key=lambda p: len(reduced[p].zetas), default=None)
@@ -554,7 +558,7 @@ class DPKnowledge:
         held = [0] * len(layout.cards)
         table_weights = np.zeros(0, np.int64)
         for p, part in enumerate(parts):
-            weights, hidden_mass = self._weights(p, forward[p], after[p], total, main=p != derived)
+            weights, hidden_mass = self._weights(p, cofactors[p], total, main=p != derived)
             if p == 0:
                 table_weights = weights
             for col, zone in enumerate(part.zones if p != derived else ()):
@@ -578,11 +582,31 @@ class DPKnowledge:
         masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
         found = np.unique(masks[table_weights > 0])
         solutions = tuple(frozenset(c for i, c in enumerate(layout.cards) if int(m) >> i & 1) for m in found)
-        del self.__dict__["_forward"]  # large; a knowledge kept in a history needs only the counts
         return _Counts(total, zones, solution, solutions)
 
-    def _weights(self, p: int, before: Mapping[int, np.ndarray], after: Mapping[int, np.ndarray],
-                 total: int, main: bool) -> tuple[np.ndarray, dict[int, int]]:
+    def _all_cofactors(self, reduced: Sequence[_Reduced]) -> list[dict[int, np.ndarray]]:
+        """Per part: hidden union -> the signed product of every other part (forward x backward)."""
+        size, count = 1 << self._frame.n, len(reduced)  # type: ignore[union-attr]
+        out: list[dict[int, np.ndarray]] = [{} for _ in reduced]
+        for block in self._blocks():
+            offers = self._offers(block)
+            before = [{0: _signs(self._frame.n)[block]}]  # type: ignore[union-attr]
+            for p in range(count - 1):
+                before.append(_chain(before[-1], offers[p]))
+            after = [{0: np.ones(block.stop - block.start, _U64)}]
+            for p in reversed(range(1, count)):
+                after.insert(0, _chain(after[0], offers[p]))
+            for p in range(count):
+                if reduced[p].settled:
+                    continue
+                for u, value in self._cofactors(before[p], after[p], offers[p].keys()).items():
+                    if u not in out[p]:
+                        out[p][u] = np.zeros(size, _U64)
+                    out[p][u][block] = value
+        return out
+
+    def _weights(self, p: int, cofactor: Mapping[int, np.ndarray], total: int,
+                 main: bool) -> tuple[np.ndarray, dict[int, int]]:
         """Part ``p``: worlds through each main configuration (if ``main``) and each hidden one."""
         red, rest = self._part(p), self._layout.rest
         weights = np.zeros(len(red.rows), np.int64)
@@ -590,7 +614,6 @@ class DPKnowledge:
             row, j = np.argwhere(red.allowed)[0]
             weights[row] = total
             return weights, {int(j): total}
-        cofactor = self._cofactors(before, after, red.offers.keys())
         hidden_mass: dict[int, int] = {}
         for cls, zeta in enumerate(red.zetas):
             # configurations whose hidden cards the other parts never leave free count 0
