@@ -13,6 +13,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -266,6 +267,15 @@ def test_every_prefix_and_the_parent_unchanged(game, data):
     order = data.draw(st.permutations(range(len(chain))))
     for i in order:
         agree(deal, chain[i], surviving(deal, facts[:i]))
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(games())
+def test_slices_of_subsets_change_nothing(game):
+    """The products over parts run a slice of subsets at a time; tiny slices give the same answers."""
+    deal, _true, facts = game
+    with patch.object(dp, "_BLOCK", 4):
+        agree(deal, DPKnowledge.initial(deal).with_facts(facts), surviving(deal, facts))
 
 
 def odd_deal() -> Deal:
