@@ -20,7 +20,11 @@ Cards of the other decks (one zone per owner plus unowned rest zones, the
 by "which hidden cards are taken so far".  The chance a card is in a zone
 comes from a part's *cofactor* (the other parts' product) summed over the
 supersets of each configuration.  A new fact changes one part: only that
-part's table is filtered and transformed again.
+part's table is filtered and transformed again.  Cards every allowed
+configuration of a part holds (a player's own hand, a shown card, face-up
+cards) leave the subsets altogether, so a player's view runs on 2**13 subsets
+or fewer.  Facts about several owners at once are refused
+(:class:`NotExact`; :func:`applicable` says in advance).
 
 >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
 >>> from ruleslawyer.spec.facts import Fact, count
