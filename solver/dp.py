@@ -1,0 +1,713 @@
+"""Exact counting over deals by a dynamic program over subsets of cards.
+
+When every fact is about one owner's zones (a player's hand, and that
+player's zone of a second deck) or about the zones of the solution's deck
+nobody owns (the solution, a face-up row), the worlds factorise.  A world is
+one *configuration* per **part** — an owner's zones, or the unowned zones —
+and the parts' cards are disjoint and cover the deck.  Each part keeps the
+configurations its own facts allow; the worlds are the ways to pick one per
+part, disjoint.  Over the subsets ``S`` of the deck's ``n`` cards:
+
+    count = sum over S of (-1)**(n - |S|) * prod over parts of zeta_p(S)
+
+where ``zeta_p(S)`` counts the part's allowed configurations inside ``S``:
+the sizes add up to ``n``, so covering the deck means disjoint
+(inclusion–exclusion).  The terms overflow 64 bits, the result does not;
+numpy's unsigned arithmetic wraps modulo 2**64, so the count is exact.
+
+Cards of the other decks (one zone per owner plus unowned rest zones, the
+*hidden* cards) are carried as a small subset state: the parts are chained
+by "which hidden cards are taken so far".  The chance a card is in a zone
+comes from a part's *cofactor* (the other parts' product) summed over the
+supersets of each configuration.  A new fact changes one part: only that
+part's table is filtered and transformed again.  Cards every allowed
+configuration of a part holds (a player's own hand, a shown card, face-up
+cards) leave the subsets altogether, so a player's view runs on 2**13 subsets
+or fewer.  Facts about several owners at once are refused
+(:class:`NotExact`; :func:`applicable` says in advance).
+
+>>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
+>>> from ruleslawyer.spec.facts import Fact, count
+>>> deck = Deck("d", ("a", "b", "c", "d"), (Zone("hand:Ann", "hand", "Ann", 1),
+...     Zone("hand:Bob", "hand", "Bob", 2), Zone("under", "under", None, 1)))
+>>> k = DPKnowledge.initial(Deal((deck,), solution=("under",), players=("Ann", "Bob")))
+>>> k.count()
+12
+>>> k = k.with_fact(Fact(count(["a", "b"], {"hand:Bob"}) == 2))
+>>> k.count(), k.solution_count(), k.probabilities()["c"], k.status()["a"]
+(2, 2, 0.5, 'out')
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache, reduce
+from math import prod
+from operator import or_
+from typing import Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ..spec.dealmodel import Deal, DealError, multinomial
+from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not, Or
+from .errors import Inconsistent, SolverError
+
+__all__ = ["DPKnowledge", "NotExact", "applicable", "MAX_CARDS", "MAX_HIDDEN_CARDS", "MAX_ROWS"]
+
+#: The solution's deck is enumerated by subsets: 2**MAX_CARDS masks at most.
+MAX_CARDS = 20
+#: Cards of the other decks, carried as a subset state.
+MAX_HIDDEN_CARDS = 10
+#: Configurations of one part (e.g. 5 of 16 cards and 1 of 5 hidden cards: 21,840).
+MAX_ROWS = 2_000_000
+
+_U64 = np.uint64
+#: Subsets per slice of the products over parts (4096 uint64: 32 KiB an array, cache-sized).
+_BLOCK = 4096
+
+
+class NotExact(SolverError, ValueError):
+    """A deal or a fact this engine does not count exactly (see :func:`applicable`)."""
+
+
+# -- subsets ----------------------------------------------------------------------
+
+
+def _subsets(mask: int, size: int) -> list[int]:
+    bits = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
+    return [sum(chosen) for chosen in itertools.combinations(bits, size)]
+
+
+def _configurations(zones: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Every way to fill zones (size, cards allowed as a mask) with disjoint cards.
+
+    >>> _configurations([(1, 0b111), (1, 0b011)]).tolist()
+    [[1, 2], [2, 1], [4, 1], [4, 2]]
+    """
+    rows: list[tuple[int, ...]] = [()]
+    for size, allowed in zones:
+        rows = [row + (sub,) for row in rows for sub in _subsets(allowed & ~sum(row), size)]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(zones))
+
+
+def _bits(masks: np.ndarray, n: int) -> np.ndarray:
+    """(len(masks), n) int64 matrix: bit j of each mask."""
+    return (masks[:, None] >> np.arange(n, dtype=np.int64)) & 1
+
+
+def _compress(masks: np.ndarray, keep: int) -> np.ndarray:
+    """Squeeze the bits of ``keep`` together (bit extraction): the masks' index in the kept universe.
+
+    >>> _compress(np.array([0b1011, 0b0110]), 0b1010).tolist()
+    [3, 1]
+    """
+    out = np.zeros(masks.shape, np.int64)
+    for j, b in enumerate(b for b in range(keep.bit_length()) if keep >> b & 1):
+        out |= ((masks >> b) & 1) << j
+    return out
+
+
+def _sum_over_subsets(a: np.ndarray, n: int, supersets: bool = False) -> np.ndarray:
+    """In place: ``a[S] = sum(a[T] for T ⊆ S)`` (or ``T ⊇ S``), for ``a`` of length 2**n.
+
+    >>> _sum_over_subsets(np.array([1, 2, 3, 4], np.uint64), 2).tolist()
+    [1, 3, 4, 10]
+    >>> _sum_over_subsets(np.array([1, 2, 3, 4], np.uint64), 2, supersets=True).tolist()
+    [10, 6, 7, 4]
+    """
+    for b in range(n):
+        v = a.reshape(-1, 2, 1 << b)
+        if 1 <= b <= 3:  # numpy is slow on a short innermost axis: walk the long one instead
+            v = v.transpose(2, 1, 0)
+        lo, hi = v[:, 0, :], v[:, 1, :]
+        if supersets:
+            np.add(lo, hi, out=lo, order="C")
+        else:
+            np.add(hi, lo, out=hi, order="C")
+    return a
+
+
+@lru_cache(maxsize=32)
+def _signs(n: int) -> np.ndarray:
+    """(-1)**(n - |S|) for every subset S, as uint64 (-1 wraps to 2**64 - 1)."""
+    odd = (n - np.bitwise_count(np.arange(1 << n, dtype=np.int64))) & 1
+    return np.where(odd == 1, np.uint64(2**64 - 1), np.uint64(1)).astype(_U64)
+
+
+def _exact(total: np.uint64 | int) -> int:
+    """A wrapped 64-bit sum read back as the count it is (counts stay below 2**63)."""
+    value = int(total) % 2**64
+    if value >= 2**63:
+        raise SolverError("a count overflowed 63 bits")  # applicable() rules this out
+    return value
+
+
+# -- the deal, cut into parts ---------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Part:
+    """One owner's zones, or the solution deck's unowned zones: every configuration.
+
+    Rows are main configurations (cards of the solution's deck, one mask per
+    zone); columns are hidden configurations (cards of the other decks).
+    """
+
+    owner: str | None
+    zones: tuple[str, ...]
+    hidden_zones: tuple[str, ...]
+    main: np.ndarray      # (m, len(zones)) masks over the solution deck's cards
+    hidden: np.ndarray    # (h, len(hidden_zones)) masks over the hidden cards
+    union: np.ndarray     # (m,) every main card of the configuration
+    hunion: np.ndarray    # (h,)
+    members: tuple[np.ndarray, ...]  # per zone, (m, n) 0/1 float64: card in that zone
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.main), len(self.hidden)
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """What a deal looks like to the dynamic program (one per deal, cached)."""
+
+    deal: Deal
+    cards: tuple[str, ...]          # the solution's deck, bit i = cards[i]
+    hidden_cards: tuple[str, ...]   # the other decks, bit i = hidden_cards[i]
+    parts: tuple[_Part, ...]        # the unowned part first, then owners
+    place: dict[str, tuple[int, int, bool]]  # zone -> (part, column, hidden?)
+    card_bit: dict[str, tuple[bool, int]]    # card -> (hidden?, bit)
+    solution: tuple[int, ...]       # columns of part 0 holding the solution
+    rest: int                       # ways to deal the hidden cards no owner takes
+    rest_zones: dict[str, tuple[tuple[str, int], ...]]  # hidden deck -> its unowned zones, sizes
+    deck_zones: dict[str, frozenset[str]]   # card -> the zones of its deck
+
+    _terms: dict = field(default_factory=dict, repr=False)
+
+    def _term(self, card: str, zones: frozenset[str]) -> tuple[bool, int, dict[int, tuple[int, ...]]] | None:
+        """Where a term can count: (hidden?, bit, part -> its columns); None if nowhere."""
+        key = (card, zones)
+        if key not in self._terms:
+            info = None
+            if card in self.card_bit:
+                is_hidden, bit = self.card_bit[card]
+                cols: dict[int, list[int]] = {}
+                for z in zones & self.deck_zones[card]:
+                    if z not in self.place:
+                        raise NotExact(f"zone {z} holds the undealt rest of a second deck")
+                    part, col, _h = self.place[z]
+                    cols.setdefault(part, []).append(col)
+                if cols:
+                    info = (is_hidden, bit, {q: tuple(sorted(c)) for q, c in cols.items()})
+            self._terms[key] = info
+        return self._terms[key]
+
+    def part_of(self, formula: Formula) -> int | None:
+        """The one part a formula speaks of (None: no zone a card can be in)."""
+        parts: set[int] = set()
+        for atom in formula.atoms():
+            for card, zones, _w in atom.lin.terms:
+                info = self._term(card, zones)
+                if info:
+                    parts.update(info[2])
+        if len(parts) > 1:
+            owners = sorted(str(self.parts[p].owner or "the table") for p in parts)
+            raise NotExact(f"a fact ties the zones of several owners ({', '.join(owners)})")
+        return parts.pop() if parts else None
+
+    def truth(self, p: int, formula: Formula, _memo: dict | None = None) -> np.ndarray:
+        """(m, h) bool: the formula in every configuration of part ``p``."""
+        part = self.parts[p]
+        memo = {} if _memo is None else _memo  # a count often recurs (a lie: n - 1, n + 1, n)
+        if isinstance(formula, Const):
+            return np.full(part.shape, formula.truth)
+        if isinstance(formula, Atom):
+            terms = formula.lin.terms
+            if terms not in memo:
+                main = np.zeros(part.shape[0], np.int64)
+                hidden = np.zeros(part.shape[1], np.int64)
+                # terms grouped by (deck, columns, weight): one popcount per mask of cards; a card
+                # counted twice (zones that differ only outside this part) goes to a second mask
+                groups: dict[tuple[bool, tuple[int, ...], int], list[int]] = {}
+                for card, zones, w in terms:
+                    info = self._term(card, zones)
+                    if info and p in info[2]:
+                        masks, bit = groups.setdefault((info[0], info[2][p], w), []), 1 << info[1]
+                        free = next((i for i, m in enumerate(masks) if not m & bit), None)
+                        if free is None:
+                            masks.append(bit)
+                        else:
+                            masks[free] |= bit
+                for (is_hidden, cols, w), masks in groups.items():
+                    table = part.hidden if is_hidden else part.main
+                    content = (table[:, cols[0]] if len(cols) == 1
+                               else np.bitwise_or.reduce(table[:, list(cols)], axis=1))
+                    for cards in masks:
+                        (hidden if is_hidden else main)[:] += w * np.bitwise_count(content & cards).astype(np.int64)
+                memo[terms] = main[:, None] + hidden[None, :]
+            return OPS[formula.op](memo[terms], formula.value)
+        if isinstance(formula, And):
+            return np.logical_and.reduce([self.truth(p, f, memo) for f in formula.parts])
+        if isinstance(formula, Or):
+            return np.logical_or.reduce([self.truth(p, f, memo) for f in formula.parts])
+        if isinstance(formula, Not):
+            return ~self.truth(p, formula.part, memo)
+        raise TypeError(f"not a formula: {formula!r}")
+
+
+def _shape_problem(deal: Deal) -> str | None:
+    """Why the engine cannot count this deal exactly (None: it can)."""
+    main = deal.solution_deck
+    if main is None:
+        return "the deal has no solution"
+    if any(deal.zone(z).owner is not None or z not in main.zone_ids() for z in deal.solution):
+        return "the solution lies in an owned zone or in two decks"
+    if any(d.constraints for d in deal.decks):
+        return "a deck constrains its deal by groups"
+    if len(main.cards) > MAX_CARDS:
+        return f"the solution's deck has more than {MAX_CARDS} cards"
+    hidden = [c for d in deal.decks if d is not main for c in d.cards]
+    if len(hidden) > MAX_HIDDEN_CARDS:
+        return f"the other decks have more than {MAX_HIDDEN_CARDS} cards"
+    if deal.deals() >= 2**63:
+        return "more than 2**63 deals"
+    return None
+
+
+@lru_cache(maxsize=16)
+def _layout(deal: Deal) -> _Layout:
+    problem = _shape_problem(deal)
+    if problem:
+        raise NotExact(problem)
+    deal.validate()
+    main = deal.solution_deck
+    assert main is not None
+    others = [d for d in deal.decks if d is not main]
+    cards = main.cards
+    hidden_cards = tuple(c for d in others for c in d.cards)
+    card_bit = {c: (False, i) for i, c in enumerate(cards)}
+    card_bit |= {c: (True, i) for i, c in enumerate(hidden_cards)}
+    deck_bits = {d.id: sum(1 << card_bit[c][1] for c in d.cards) for d in others}
+    owners = [o for o in deal.players if any(z.owner == o for z in deal.zones)]
+    owners += sorted({z.owner for z in deal.zones if z.owner is not None} - set(owners))
+    parts, place = [], {}
+    for owner in [None, *owners]:
+        zones = tuple(z for z in main.zones if z.owner == owner)
+        hidden = tuple((d, z) for d in others for z in d.zones if owner is not None and z.owner == owner)
+        rows = (multinomial(len(cards), [z.size for z in zones] + [len(cards) - sum(z.size for z in zones)])
+                * prod(multinomial(len(d.cards), [z.size, len(d.cards) - z.size]) for d, z in hidden))
+        if rows > MAX_ROWS:
+            raise NotExact(f"{rows} configurations for the zones of {owner or 'the table'}")
+        table = _configurations([(z.size, (1 << len(cards)) - 1) for z in zones])
+        htable = _configurations([(z.size, deck_bits[d.id]) for d, z in hidden])
+        index = len(parts)
+        place |= {z.id: (index, c, False) for c, z in enumerate(zones)}
+        place |= {z.id: (index, c, True) for c, (_d, z) in enumerate(hidden)}
+        parts.append(_Part(owner, tuple(z.id for z in zones), tuple(z.id for _d, z in hidden),
+                           table, htable, np.bitwise_or.reduce(table, axis=1, initial=0),
+                           np.bitwise_or.reduce(htable, axis=1, initial=0),
+                           tuple(_bits(table[:, c], len(cards)).astype(np.float64) for c in range(len(zones)))))
+    rest_zones = {d.id: tuple((z.id, z.size) for z in d.zones if z.owner is None) for d in others}
+    rest = prod(multinomial(sum(s for _z, s in zs), [s for _z, s in zs]) for zs in rest_zones.values())
+    solution = tuple(place[z][1] for z in deal.solution)
+    deck_zones = {c: frozenset(d.zone_ids()) for d in deal.decks for c in d.cards}
+    return _Layout(deal, cards, hidden_cards, tuple(parts), place, card_bit, solution, rest, rest_zones,
+                   deck_zones)
+
+
+def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
+    """True when :class:`DPKnowledge` counts this deal under these facts exactly.
+
+    The solution lies in unowned zones of one deck (at most ``MAX_CARDS``
+    cards); the other decks deal into one zone per owner plus unowned rest
+    zones; no deck has group constraints; each fact speaks of one owner's
+    zones (of any deck) or of the solution deck's unowned zones only.
+
+    >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
+    >>> from ruleslawyer.spec.facts import Fact, member
+    >>> deck = Deck("d", ("a", "b", "c"), (Zone("hand:Ann", "hand", "Ann", 1),
+    ...     Zone("hand:Bob", "hand", "Bob", 1), Zone("under", "under", None, 1)))
+    >>> deal = Deal((deck,), solution=("under",), players=("Ann", "Bob"))
+    >>> applicable(deal, [Fact(member("a", {"hand:Ann"}) == 1)])
+    True
+    >>> applicable(deal, [Fact(member("a", {"hand:Ann", "hand:Bob"}) == 1)])
+    False
+    """
+    try:
+        layout = _layout(deal)
+        for fact in facts:
+            layout.part_of(fact.formula)
+    except (NotExact, DealError):
+        return False
+    return True
+
+
+# -- one part under the universe of cards still in play --------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Frame:
+    """The cards still in play: those no part holds in every configuration it allows."""
+
+    keep: int          # solution-deck cards (bits)
+    hidden_keep: int   # hidden cards (bits)
+    fixed: tuple[tuple[int, int], ...]   # per part, the (main, hidden) cards it surely holds
+
+    @property
+    def n(self) -> int:
+        return self.keep.bit_count()
+
+
+@dataclass(frozen=True, eq=False)
+class _Reduced:
+    """A part's allowed configurations in a frame, summed over subsets.
+
+    ``configs[j]`` is a hidden configuration still possible, with its hidden
+    cards (frame bits) and the class of its column: configurations whose main
+    rows are the same share a class, its zeta transform and, for the chances
+    of main cards, one superset transform.
+    """
+
+    rows: np.ndarray       # (m,) int64: frame index of each main configuration
+    allowed: np.ndarray    # (m, h) bool: valid and clear of cards other parts surely hold
+    configs: tuple[tuple[int, int, int], ...]   # (hidden configuration, hidden union, class)
+    zetas: tuple[np.ndarray, ...]               # per class, uint64 of length 2**n
+    offers: dict[int, np.ndarray]               # hidden union -> sum of its zetas ({}: times one)
+    settled: bool                               # one configuration left
+
+    @staticmethod
+    def of(part: _Part, valid: np.ndarray, frame: _Frame, index: int) -> "_Reduced":
+        others = [f for q, f in enumerate(frame.fixed) if q != index]
+        foreign = sum(m for m, _h in others)
+        hforeign = sum(h for _m, h in others)
+        allowed = valid & ((part.union & foreign) == 0)[:, None] & ((part.hunion & hforeign) == 0)[None, :]
+        rows = _compress(part.union, frame.keep)
+        hrows = _compress(part.hunion, frame.hidden_keep)
+        size = 1 << frame.n
+        configs, zetas, seen = [], [], {}
+        for j in np.flatnonzero(allowed.any(axis=0)):
+            key = allowed[:, j].tobytes()
+            if key not in seen:
+                seen[key] = len(zetas)
+                column = np.bincount(rows[allowed[:, j]], minlength=size).astype(_U64)
+                zetas.append(_sum_over_subsets(column, frame.n))
+            configs.append((int(j), int(hrows[j]), seen[key]))
+        offers: dict[int, np.ndarray] = {}
+        for _j, u, c in configs:
+            offers[u] = offers[u] + zetas[c] if u in offers else zetas[c]
+        settled = int(allowed.sum()) == 1
+        if settled and list(offers) == [0] and zetas[0][0] == 1:
+            offers = {}  # its cards are all out of the frame: its zeta is all ones
+        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers, settled)
+
+
+def _chain(states: Mapping[int, np.ndarray], offers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """One more part: every way to extend ``states`` (hidden cards taken -> sums) by an offer."""
+    if not offers:
+        return dict(states)
+    out: dict[int, np.ndarray] = {}
+    for taken, value in states.items():
+        for u, zeta in offers.items():
+            if taken & u:
+                continue
+            step = value * zeta
+            if taken | u in out:
+                out[taken | u] += step
+            else:
+                out[taken | u] = step
+    return out
+
+
+# -- the knowledge --------------------------------------------------------------------------
+
+
+def _per_card(members: np.ndarray, weights: np.ndarray, total: int) -> list[int]:
+    """``sum(weights[r] * members[r, card])`` for each card: worlds with the card in the zone."""
+    if total < 2**53:  # every partial sum counts worlds, so float64 (BLAS) is exact
+        return (weights.astype(np.float64) @ members).astype(np.int64).tolist()
+    return [int(x) for x in weights @ members.astype(np.int64)]
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """Exact counts behind every answer (worlds where the card is in the zone)."""
+
+    total: int
+    zones: dict[str, dict[str, int]]     # card -> zone -> worlds
+    solution: dict[str, int]             # card -> worlds where it is in the solution
+    solutions: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class DPKnowledge:
+    """The worlds (full deals of every deck) fitting the facts, counted by parts.
+
+    Immutable: :meth:`with_fact` returns a new knowledge sharing every part
+    the fact does not speak of.
+    """
+
+    deal: Deal
+    facts: tuple[Fact, ...]
+    _layout: _Layout = field(repr=False)
+    _valid: tuple[np.ndarray, ...] = field(repr=False)
+    _frame: _Frame | None = field(repr=False)          # None: no world is left
+    _reduced: list = field(repr=False, compare=False)  # per part: _Reduced, filled on demand
+
+    @classmethod
+    def initial(cls, deal: Deal) -> "DPKnowledge":
+        """Every deal, no fact yet; :class:`NotExact` if the deal is out of reach."""
+        layout = _layout(deal)
+        valid = tuple(np.ones(p.shape, bool) for p in layout.parts)
+        frame = cls._frame_of(layout, valid, [(0, 0)] * len(valid), range(len(valid)))
+        return cls(deal, (), layout, valid, frame, [None] * len(valid))
+
+    @property
+    def worlds(self) -> str:
+        return "deals"
+
+    @staticmethod
+    def _frame_of(layout: _Layout, valid: Sequence[np.ndarray], fixed: list[tuple[int, int]],
+                  changed: Iterable[int]) -> _Frame | None:
+        for p in changed:
+            part, ok = layout.parts[p], valid[p]
+            used, hused = ok.any(axis=1), ok.any(axis=0)
+            if not used.any():
+                return None
+            fixed[p] = (int(np.bitwise_and.reduce(part.union[used])),
+                        int(np.bitwise_and.reduce(part.hunion[hused])))
+        mains, hiddens = [m for m, _h in fixed], [h for _m, h in fixed]
+        if sum(mains) != reduce(or_, mains, 0) or sum(hiddens) != reduce(or_, hiddens, 0):
+            return None  # two parts each surely hold the same card
+        return _Frame(((1 << len(layout.cards)) - 1) & ~sum(mains),
+                      ((1 << len(layout.hidden_cards)) - 1) & ~sum(hiddens), tuple(fixed))
+
+    def with_fact(self, fact: Fact) -> "DPKnowledge":
+        """The knowledge after one more fact (:class:`NotExact` if it ties several owners)."""
+        facts = self.facts + (fact,)
+        p = self._layout.part_of(fact.formula)
+        if self._frame is None:
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [])
+        if p is None:
+            if fact.formula.holds({}):
+                return DPKnowledge(self.deal, facts, self._layout, self._valid, self._frame, self._reduced)
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [])
+        ok = self._valid[p] & self._layout.truth(p, fact.formula)
+        valid = self._valid[:p] + (ok,) + self._valid[p + 1:]
+        frame = self._frame_of(self._layout, valid, list(self._frame.fixed), [p])
+        if frame is None:
+            return DPKnowledge(self.deal, facts, self._layout, valid, None, [])
+        if frame.keep == self._frame.keep and frame.hidden_keep == self._frame.hidden_keep \
+                and frame.fixed == self._frame.fixed:
+            reduced = list(self._reduced)
+            reduced[p] = None
+        else:
+            reduced = [None] * len(valid)
+        return DPKnowledge(self.deal, facts, self._layout, valid, frame, reduced)
+
+    def with_facts(self, facts: Iterable[Fact]) -> "DPKnowledge":
+        knowledge = self
+        for fact in facts:
+            knowledge = knowledge.with_fact(fact)
+        return knowledge
+
+    # -- the dynamic program ----------------------------------------------------------------
+
+    def _part(self, p: int) -> _Reduced:
+        assert self._frame is not None
+        if self._reduced[p] is None:
+            self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p)
+        return self._reduced[p]
+
+    def _blocks(self) -> Iterator[slice]:
+        """Slices of the subsets: every product is pointwise, so a slice at a time stays in cache."""
+        size = 1 << self._frame.n  # type: ignore[union-attr]
+        step = size if size <= _BLOCK * 2 else _BLOCK
+        return (slice(lo, lo + step) for lo in range(0, size, step))
+
+    def _offers(self, block: slice) -> list[dict[int, np.ndarray]]:
+        return [{u: z[block] for u, z in self._part(p).offers.items()} for p in range(len(self._valid))]
+
+    @cached_property
+    def _total(self) -> int:
+        if self._frame is None:
+            return 0
+        total = 0
+        for block in self._blocks():
+            states = {0: _signs(self._frame.n)[block]}
+            for offers in self._offers(block):
+                states = _chain(states, offers)
+            total += sum(int(v.sum(dtype=_U64)) for v in states.values())
+        return _exact(total * self._layout.rest)
+
+    def count(self) -> int:
+        """How many worlds (full deals of every deck) fit the facts."""
+        return self._total
+
+    def consistent(self) -> bool:
+        return self.count() > 0
+
+    @cached_property
+    def _counts(self) -> _Counts:
+        total = self.count()
+        if total == 0:
+            raise Inconsistent("no deal fits the facts")
+        layout, parts = self._layout, self._layout.parts
+        reduced = [self._part(p) for p in range(len(parts))]
+        cofactors = self._all_cofactors(reduced)
+        # one owner's chances follow from the others': the one with the most classes to transform
+        single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1 and not reduced[p].settled]
+        derived = max(single, key=lambda p: len(reduced[p].zetas), default=None)
+        zones: dict[str, dict[str, int]] = {c: {} for c in layout.deal.cards}
+        held = [0] * len(layout.cards)
+        table_weights = np.zeros(0, np.int64)
+        for p, part in enumerate(parts):
+            weights, hidden_mass = self._weights(p, cofactors[p], total, main=p != derived)
+            if p == 0:
+                table_weights = weights
+            for col, zone in enumerate(part.zones if p != derived else ()):
+                per_card = _per_card(part.members[col], weights, total)
+                held = [a + b for a, b in zip(held, per_card)]
+                for c, n in zip(layout.cards, per_card):
+                    zones[c][zone] = n
+            for col, zone in enumerate(part.hidden_zones):
+                for c in self.deal.deck_of_zone(zone).cards:
+                    bit = 1 << layout.card_bit[c][1]
+                    zones[c][zone] = sum(n for j, n in hidden_mass.items() if part.hidden[j, col] & bit)
+        if derived is not None:
+            for c, n in zip(layout.cards, held):
+                zones[c][parts[derived].zones[0]] = total - n
+        self._rest_counts(zones, total)
+        table = parts[0]
+        solution = {c: 0 for c in layout.cards}
+        for col in layout.solution:
+            for c, n in zip(layout.cards, _per_card(table.members[col], table_weights, total)):
+                solution[c] += n
+        masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
+        found = np.unique(masks[table_weights > 0])
+        solutions = tuple(frozenset(c for i, c in enumerate(layout.cards) if int(m) >> i & 1) for m in found)
+        return _Counts(total, zones, solution, solutions)
+
+    def _all_cofactors(self, reduced: Sequence[_Reduced]) -> list[dict[int, np.ndarray]]:
+        """Per part: hidden union -> the signed product of every other part (forward x backward)."""
+        size, count = 1 << self._frame.n, len(reduced)  # type: ignore[union-attr]
+        out: list[dict[int, np.ndarray]] = [{} for _ in reduced]
+        for block in self._blocks():
+            offers = self._offers(block)
+            before = [{0: _signs(self._frame.n)[block]}]  # type: ignore[union-attr]
+            for p in range(count - 1):
+                before.append(_chain(before[-1], offers[p]))
+            after = [{0: np.ones(block.stop - block.start, _U64)}]
+            for p in reversed(range(1, count)):
+                after.insert(0, _chain(after[0], offers[p]))
+            for p in range(count):
+                if reduced[p].settled:
+                    continue
+                for u, value in self._cofactors(before[p], after[p], offers[p].keys()).items():
+                    if u not in out[p]:
+                        out[p][u] = np.zeros(size, _U64)
+                    out[p][u][block] = value
+        return out
+
+    def _weights(self, p: int, cofactor: Mapping[int, np.ndarray], total: int,
+                 main: bool) -> tuple[np.ndarray, dict[int, int]]:
+        """Part ``p``: worlds through each main configuration (if ``main``) and each hidden one."""
+        red, rest = self._part(p), self._layout.rest
+        weights = np.zeros(len(red.rows), np.int64)
+        if red.settled:  # one configuration left: every world goes through it
+            row, j = np.argwhere(red.allowed)[0]
+            weights[row] = total
+            return weights, {int(j): total}
+        hidden_mass: dict[int, int] = {}
+        for cls, zeta in enumerate(red.zetas):
+            # configurations whose hidden cards the other parts never leave free count 0
+            members = [(j, u) for j, u, c in red.configs if c == cls and u in cofactor]
+            for j, u in members:
+                hidden_mass[j] = _exact(int(np.dot(cofactor[u], zeta)) * rest)
+            if not main or not members:
+                continue
+            acc = cofactor[members[0][1]].copy()
+            for _j, u in members[1:]:
+                acc += cofactor[u]
+            _sum_over_subsets(acc, self._frame.n, supersets=True)  # type: ignore[union-attr]
+            rows = red.allowed[:, members[0][0]]  # the same for every member of the class
+            weights[rows] += acc[red.rows[rows]].view(np.int64) * rest
+        return weights, hidden_mass
+
+    @staticmethod
+    def _cofactors(before: Mapping[int, np.ndarray], after: Mapping[int, np.ndarray],
+                   unions: Iterable[int]) -> dict[int, np.ndarray]:
+        """Hidden union -> the product of every other part, over the hidden cards left to it."""
+        out: dict[int, np.ndarray] = {}
+        unions = list(unions)
+        for t1, a in before.items():
+            for t2, b in after.items():
+                if t1 & t2:
+                    continue
+                fits = [u for u in unions if not (t1 | t2) & u]
+                if not fits:
+                    continue
+                step = a * b
+                for u in fits:
+                    if u in out:
+                        out[u] += step
+                    else:
+                        out[u] = step.copy() if len(fits) > 1 else step
+        return out
+
+    def _rest_counts(self, zones: dict[str, dict[str, int]], total: int) -> None:
+        """Hidden cards no owner holds are in the rest zones, shared by size (nothing speaks of them)."""
+        for deck_id, rest in self._layout.rest_zones.items():
+            room = sum(s for _z, s in rest)
+            deck = next(d for d in self.deal.decks if d.id == deck_id)
+            for c in deck.cards:
+                left = total - sum(zones[c].values())
+                for z, s in rest:
+                    zones[c][z] = left * s // room if room else 0
+
+    # -- answers ------------------------------------------------------------------------------
+
+    def _require(self) -> _Counts:
+        if self._frame is None:
+            raise Inconsistent("no deal fits the facts")
+        return self._counts
+
+    def solution_count(self) -> int:
+        """How many distinct solutions (contents of the solution zones) are left."""
+        return len(self._require().solutions) if self.count() else 0
+
+    def determined(self) -> bool:
+        """True when exactly one solution is left."""
+        return self.solution_count() == 1
+
+    def status(self) -> dict[str, str]:
+        counts = self._require()
+        return {c: "in" if n == counts.total else "out" if n == 0 else "open"
+                for c, n in counts.solution.items()}
+
+    def probabilities(self) -> dict[str, float]:
+        counts = self._require()
+        return {c: n / counts.total for c, n in counts.solution.items()}
+
+    def zone_probabilities(self) -> dict[str, dict[str, float]]:
+        counts = self._require()
+        return {c: {z: n / counts.total for z, n in per.items()} for c, per in counts.zones.items()}
+
+    def zone_counts(self) -> dict[str, dict[str, int]]:
+        """Card -> zone -> worlds where the card lies there (exact)."""
+        return {c: dict(per) for c, per in self._require().zones.items()}
+
+    def solution_counts(self) -> dict[str, int]:
+        """Card -> worlds where it is in the solution (exact)."""
+        return dict(self._require().solution)
+
+    def pattern_probabilities(self) -> dict[tuple[int, ...], float]:
+        """No deck this engine counts draws a pattern: always empty (once consistent)."""
+        self._require()
+        return {}
+
+    def solutions(self, limit: int) -> list[frozenset[str]] | None:
+        if not self.count():
+            return []
+        found = self._require().solutions
+        return list(found) if len(found) <= limit else None
