@@ -14,12 +14,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from importlib import resources
 from itertools import permutations
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import jsonschema
 
+from . import bundled
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
 from .expr import Expr, compile_expr
 from .model import (Category, Cite, Clue, Effect, Flow, Function, LogCheck, Move, MoveParam, Observation,
@@ -28,7 +30,6 @@ from .source import LMap, LSeq, position_of, read_yaml
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "deal_patterns", "ENGINE_NAMES"]
 
-SPEC_DIR = Path(__file__).resolve().parent
 MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
 
 # Names every rule expression may read (bound by the state machine).
@@ -43,12 +44,12 @@ EFFECT_VERBS = ("set", "cover", "reveal", "eliminate", "pass", "clear_passes", "
 
 
 def rules_dir() -> Path:
-    """The bundled rules/ folder."""
-    return SPEC_DIR.parent / "rules"
+    """The bundled rules/ folder (package data, wherever the package is installed)."""
+    return bundled.folder(bundled.RULES)
 
 
 def source_path(rules: "Ruleset", src: str) -> Path:
-    """The rulebook file a citation's ``src`` names (kept in rules/sources/)."""
+    """The rulebook file a citation's ``src`` names (kept in rules/sources/ of a checkout; not installed)."""
     return rules_dir() / "sources" / rules.sources[src]
 
 
@@ -89,7 +90,7 @@ def _shown(path: Path) -> Path:
 
 @lru_cache(maxsize=4)
 def _schema(name: str) -> jsonschema.Draft202012Validator:
-    data = json.loads((SPEC_DIR / name).read_text())
+    data = json.loads(resources.files(bundled.SCHEMAS).joinpath(name).read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(data)
 
 
