@@ -96,8 +96,9 @@ def _build(tmp: Path) -> tuple[Path, Path]:
     built = _ok([sys.executable, "-c", hook, backend, str(dist)], cwd=source, env=_clean_env())
     sdist = dist / built.stdout.strip().splitlines()[-1]
     unpacked = tmp / "sdist"
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # Python 3.11.4+
     with tarfile.open(sdist) as tar:
-        tar.extractall(unpacked, filter="data")
+        tar.extractall(unpacked, **safe)
     (tree,) = unpacked.iterdir()
     _ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--check-build-dependencies",
          "--no-index", "--disable-pip-version-check", "--no-input", "-q", "-w", str(dist), str(tree)],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import shutil
 from pathlib import Path
 
@@ -69,3 +70,7 @@ def test_find_line_matches_across_line_breaks():
     assert find_line(text, "A sentence that goes on.") == 2
     assert find_line(text, "that goes") == 2
     assert find_line(text, "no such words") is None
+
+
+def test_doctests():
+    assert doctest.testmod(citations).failed == 0
