@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean golden
+.PHONY: install demo test bench clean golden citations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,5 +31,9 @@ bench: $(STAMP)
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
 
+# The quote index installed in place of the rulebooks (checker/citations.py).
+citations: $(STAMP)
+	$(BIN)/python -m ruleslawyer.checker.citations
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

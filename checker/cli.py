@@ -12,6 +12,7 @@ import sys
 import traceback
 from typing import Any, Callable, Sequence
 
+from .. import __version__
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..spec.loader import load_rules, validate_file
@@ -29,6 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     top = _Parser(prog="ruleslawyer", description="Rules-as-data verifier for hidden-information deduction games.")
+    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..spec import bundled
 from ..spec.diagnostics import DiagnosticError
 from ..spec.loader import load_rules, rules_dir
 from ..spec.model import Cite, Ruleset
@@ -33,7 +34,7 @@ from .rulecodes import log_checks
 
 __all__ = ["LogCode", "LOG_CODES", "explain", "game_codes", "example_path"]
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = bundled.folder(bundled.EXAMPLES)  # installed: violations/*.yaml of each game only
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ the rulebook sentence it cites, located in the source file by line.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..spec.loader import source_path
 from ..spec.model import Cite, Ruleset
+from .citations import find_line, recorded_line
 
 
 @dataclass(frozen=True)
@@ -24,17 +24,22 @@ class Found:
 
 
 def locate(rules: Ruleset, cite: Cite) -> tuple[str, int] | None:
-    """(file, line) where the quoted sentence starts in its source, if found."""
+    """(file, line) where the quoted sentence starts in its source, if found.
+
+    Searched in the rulebook where it is there (a checkout), else read from
+    the quote index installed with the rules (rulebooks are not installed).
+    """
     try:
         path = source_path(rules, cite.src)
-        text = path.read_text()
-    except (KeyError, OSError):
+    except KeyError:
         return None
-    words = [re.escape(w) for w in cite.quote.split()]
-    match = re.search(r"\s+".join(words), text)
-    if match is None:
-        return None
-    return str(path), text.count("\n", 0, match.start()) + 1
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        line = recorded_line(path.name, cite.quote)
+        return (path.name, line) if line is not None else None
+    line = find_line(text, cite.quote)
+    return (str(path), line) if line is not None else None
 
 
 def find(rules: Ruleset, query: str) -> list[Found]:

@@ -5,4 +5,9 @@ language and state machine), ``solver`` (hidden deals as constraints) and
 ``checker`` (game logs, diagnostics, command line).
 """
 
-__version__ = "0.1.0"
+from importlib import metadata
+
+try:
+    __version__ = metadata.version("ruleslawyer")  # one source of truth: pyproject.toml
+except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
+    __version__ = "0+unknown"

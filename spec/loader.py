@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import jsonschema
 
+from . import bundled
 from .builder import Builder, Ctx, check_references, fold, unknown
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
 from .model import Cite, Move, Option, Require, Ruleset, Setting
@@ -27,16 +29,15 @@ from .source import LMap, position_of, read_yaml
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
 
-SPEC_DIR = Path(__file__).resolve().parent
 MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
 
 def rules_dir() -> Path:
-    """The bundled rules/ folder."""
-    return SPEC_DIR.parent / "rules"
+    """The bundled rules/ folder (package data, wherever the package is installed)."""
+    return bundled.folder(bundled.RULES)
 
 
 def source_path(rules: "Ruleset", src: str) -> Path:
-    """The rulebook file a citation's ``src`` names (kept in rules/sources/)."""
+    """The rulebook file a citation's ``src`` names (kept in rules/sources/ of a checkout; not installed)."""
     return rules_dir() / "sources" / rules.sources[src]
 
 
@@ -77,7 +78,7 @@ def _shown(path: Path) -> Path:
 
 @lru_cache(maxsize=4)
 def _schema(name: str) -> jsonschema.Draft202012Validator:
-    data = json.loads((SPEC_DIR / name).read_text())
+    data = json.loads(resources.files(bundled.SCHEMAS).joinpath(name).read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(data)
 
 
