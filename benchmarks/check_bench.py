@@ -8,8 +8,9 @@ accusations rare), writes each as a log with private facts, then times:
 
 - check: ``check_text`` on the log (parse, replay, every rule, consistency of
   each verdict, hidden counter values, scoring when the game ended);
-- history: the solution space after every move for the spectator and for
-  every player (count and determined, as ``solve --hindsight`` needs);
+- history: what ``solve --hindsight`` does after reading the log: the one
+  replay (the same as check's) and the solution space after every move for
+  the spectator and for every player (count and determined);
 - total: both, the figure behind "a 5-player 60-move log checked with its
   whole solution-space history in under one second".
 
@@ -29,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from ruleslawyer.checker.check import check_text  # noqa: E402
 from ruleslawyer.checker.log import parse_log_text  # noqa: E402
-from ruleslawyer.checker.solve import replay  # noqa: E402
+from ruleslawyer.checker.replay import replay  # noqa: E402
 from ruleslawyer.solver.queries import Viewpoint, history  # noqa: E402
 from tests.checker.games import simulate  # noqa: E402
 
@@ -43,7 +44,7 @@ def one(text: str) -> tuple[float, float, int]:
     log, rules = parse_log_text(text, "bench.yaml")
     rep = replay(log, rules)
     views = [Viewpoint.spectator(), *(Viewpoint.of_player(p) for p in rep.players)]
-    history(rep.shape, rep.facts(), views)
+    history(rep.deal, rep.facts(), views)
     t2 = time.perf_counter()
     assert report.status == 0, report.format_text()
     return t1 - t0, t2 - t1, len(rep.steps)

@@ -15,7 +15,9 @@ from typing import Any, Callable, Sequence
 from .. import __version__
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
+from ..solver.errors import SolverError
 from ..spec.loader import load_rules, validate_file
+from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -89,6 +91,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[args.command](args)
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
+        return EXIT_USAGE
+    except RuleError as exc:  # a rule of the rule file failed while running: its fault, said as such
+        _print_diagnostics([Diagnostic("RL900", f"a rule failed: {exc}", None,
+                                       hint="this is a bug in the rule file, not in the log")],
+                           getattr(args, "format", "text"))
+        return EXIT_INTERNAL
+    except SolverError as exc:  # a limit of the solver (too many worlds...)
+        _print_diagnostics([Diagnostic("RL160", str(exc), None)], getattr(args, "format", "text"))
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_CLEAN

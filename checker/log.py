@@ -33,12 +33,13 @@ unusable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.loader import load_rules, schema_diagnostics, schema_errors
-from ..spec.logschema import log_schema
+from ..spec.logschema import sections_schema
 from ..spec.machine import Play
 from ..spec.model import Move, MoveParam, RecordSpec, Ruleset
 from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
@@ -155,7 +156,7 @@ def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
         raise DiagnosticError(problems)
     rules = _rules(doc, path)
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
-                for d in schema_errors(doc, log_schema(rules.records))]
+                for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
         raise DiagnosticError(problems)
     parser = _Parser(doc, path, rules)
@@ -184,6 +185,14 @@ def _local(ref: str, base: Path) -> str:
     """A name, or a file relative to the log when one is there."""
     candidate = base / ref
     return str(candidate) if candidate.is_file() else ref
+
+
+@lru_cache(maxsize=16)
+def _sections_validator(records: tuple[Any, ...]) -> Any:
+    """The validator of what a rule set declares for ``private:`` and ``end:`` (built once)."""
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(sections_schema(records))
 
 
 def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Ruleset:
@@ -282,11 +291,15 @@ class _Parser:
             out[who] = (value, node.pos_of(key), node.key_position(key))  # type: ignore[union-attr]
         return out
 
-    def zone(self, spec: RecordSpec, node: LMap | None) -> ZoneRecord:
-        """Per player, the cards recorded in their zone (one card or a list)."""
-        deck = self.rules.deal.deck_of_family(spec.zone) if self.rules.deal else None  # type: ignore[arg-type]
+    def zone(self, spec: RecordSpec, node: Any, pos: Position | None) -> ZoneRecord:
+        """Per player, the cards recorded in their zone (one card or a list); for a zone
+        nobody owns, its cards under the owner ``""``."""
+        deal = self.rules.deal
+        deck = deal.deck_of_family(spec.zone) if deal else None  # type: ignore[arg-type]
+        per_player = deal is not None and deal.families()[spec.zone].per_player  # type: ignore[index]
         out = {}
-        for who, (value, pos, _k) in self.by_player(node).items():
+        entries = self.by_player(node).items() if per_player else [("", (node, pos, pos))]
+        for who, (value, pos, _k) in entries:
             given = [(v, value.pos_of(i)) for i, v in enumerate(value)] if isinstance(value, list) else [(value, pos)]
             cards = [Recorded(self.item(deck.cards, v, vpos), vpos) for v, vpos in given] if deck else []
             if cards and all(c.value is not None for c in cards):
@@ -301,7 +314,7 @@ class _Parser:
             if spec.section != "private" or spec.key not in node:
                 continue
             if spec.kind == "zone":
-                zones.append(self.zone(spec, node[spec.key]))
+                zones.append(self.zone(spec, node[spec.key], node.pos_of(spec.key)))
             elif spec.kind == "token_values":
                 for who, (values, _pos, _k) in self.by_player(node[spec.key]).items():
                     tokens[who] = tuple(Recorded(v, values.pos_of(i)) for i, v in enumerate(values))
@@ -321,7 +334,7 @@ class _Parser:
                 continue
             value = node[spec.key]
             if spec.kind == "zone":
-                zones.append(self.zone(spec, value))
+                zones.append(self.zone(spec, value, node.pos_of(spec.key)))
             elif spec.kind == "tokens_shown":
                 tokens.update(self.tokens_shown(value))
             elif spec.kind == "scores":

@@ -48,12 +48,15 @@ class Observed:
         if earlier is not None and player in earlier.cards:
             before = earlier.cards[player]
             if sorted(c.value for c in before) != sorted(c.value for c in cards):
-                report("zone-shown", f"{player} shows {self.names(cards)}, but their {earlier.key} was "
-                       f"recorded as {self.names(before)}", cards[0].position,
-                       (Related(f"{player}'s {earlier.key} recorded here", before[0].position),))
+                report("zone-shown", f"{player or record.spec.zone} shows {self.names(cards)}, but their "
+                       f"{earlier.key} was recorded as {self.names(before)}", cards[0].position,
+                       (Related(f"{player or record.spec.zone}'s {earlier.key} recorded here", before[0].position),))
                 return
-        zone = zone_id(record.spec.zone, player)  # type: ignore[arg-type]
-        viewers = None if where == "end" or ctx.deal.zone(zone).seen_by == "everyone" else frozenset({player})
+        zone = zone_id(record.spec.zone, player or None)  # type: ignore[arg-type]
+        seen_by = ctx.deal.zone(zone).seen_by
+        viewers = None if where == "end" or seen_by == "everyone" else \
+            frozenset({player}) if player and seen_by == "owner" else frozenset()
+        player = player or record.spec.zone  # type: ignore[assignment]
         for rec in cards:
             other = holder.get(rec.value)
             if other is not None and other[0] != player:
@@ -147,7 +150,8 @@ class Observed:
         recorded: dict[str, set[str]] = {}
         for record in (*ctx.log.private.zones, *(ctx.log.end.zones if ctx.log.end else ())):
             for player, cards in record.cards.items():
-                recorded.setdefault(zone_id(record.spec.zone, player), set()).update(c.value for c in cards)  # type: ignore[arg-type]
+                recorded.setdefault(zone_id(record.spec.zone, player or None), set()).update(  # type: ignore[arg-type]
+                    c.value for c in cards)
         zones = [deal.zone(z) for z in deal.solution]
         if zones and all(len(recorded.get(z.id, ())) == z.size for z in zones):
             cards = frozenset(c for z in zones for c in recorded[z.id])

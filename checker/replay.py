@@ -86,8 +86,8 @@ class Replay:
         deal: it counts for that player (and the omniscient) at every move.
         """
         chosen = [f for s in self.steps if upto is None or s.number <= upto for f in s.facts]
-        records = [replace(f, viewers=frozenset({f.source[1]})) if f.source[0] == "end" else f
-                   for f in self.records]
+        records = [replace(f, viewers=frozenset({f.source[1]})) if f.source[0] == "end" and f.source[1] in self.players
+                   else f for f in self.records]
         return [*records, *chosen]
 
 

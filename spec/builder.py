@@ -349,8 +349,16 @@ class Builder:
                 if kind in ("scores",):
                     self.refs.append(("scoring", kind, pos))
                 out.append(RecordSpec(str(key), section, kind, str(r["zone"]) if kind == "zone" else None,
-                                      bool(r.get("shown", False)), self.cite(r)))
+                                      bool(r.get("shown", False)), self.cite(r),
+                                      kind != "zone" or self._per_player(str(r["zone"]))))
         return tuple(out)
+
+    def _per_player(self, family: str) -> bool:
+        for deck in ((self.doc.get("deal") or {}).get("decks") or {}).values():
+            zone = (deck.get("zones") or {}).get(family)
+            if isinstance(zone, dict):
+                return zone.get("per") == "player"
+        return True
 
     def log_checks(self) -> tuple[LogCheck, ...]:
         out = []

@@ -65,6 +65,10 @@ _CODES.append(CodeInfo(
     "parameter the move does not take, or it lacks one (when the rule file gives that no code of its own).",
     "- {pass: Watson}"))
 _CODES.append(CodeInfo(
+    "RL160", "limits", "The question is beyond what the solver can answer exactly here: more worlds than it "
+    "may enumerate (the message names the size and the limit), for a house rule that makes the hidden deal "
+    "too big.", ""))
+_CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
 

@@ -48,6 +48,13 @@ class Namespace(Mapping[str, Any]):
     def __init__(self, data: Mapping[str, Any] | None = None, **kw: Any):
         object.__setattr__(self, "_data", {**(data or {}), **kw})
 
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> "Namespace":
+        """A read-only view of ``data`` that follows its changes (no copy)."""
+        view = cls.__new__(cls)
+        object.__setattr__(view, "_data", data)
+        return view
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self._data[name]
@@ -125,10 +132,18 @@ def _sum(items: Iterable[Any], *start: Any) -> Any:
     return sum(items, *start)
 
 
+def _updated(mapping: Any, key: Any, value: Any) -> dict[Any, Any]:
+    """A copy of a mapping with one key set: ``updated(vars.held, actor, 'cook')``."""
+    if not isinstance(mapping, Mapping):
+        raise ExprError("updated() takes a mapping, a key and a value")
+    _charge(len(mapping))
+    return {**mapping, key: value}
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "sum": _sum, "min": min, "max": max, "any": any, "all": all,
     "set": frozenset, "list": list, "sorted": sorted, "count": _count,
-    "abs": abs, "range": _range,
+    "abs": abs, "range": _range, "updated": _updated,
 }
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -414,7 +429,17 @@ class _Compiler:
         elts = self._elts(node.elts, bound)
         return lambda env: frozenset(e(env) for e in elts)
 
+    def c_Dict(self, node: ast.Dict, bound: frozenset[str]) -> Run:
+        if any(k is None for k in node.keys):
+            raise self.fail(node, "unpacking is not allowed")
+        keys = [self.compile(k, bound) for k in node.keys]  # type: ignore[arg-type]
+        values = [self.compile(v, bound) for v in node.values]
+        return lambda env: {k(env): v(env) for k, v in zip(keys, values)}
+
     def _comprehension(self, node: Any, bound: frozenset[str]) -> Callable[[Env], Iterable[Any]]:
+        if isinstance(node, ast.DictComp):  # a pair (key, value) per item
+            node = ast.ListComp(elt=ast.Tuple(elts=[node.key, node.value], ctx=ast.Load()),
+                                generators=node.generators)
         if len(node.generators) != 1:
             raise self.fail(node, "only one 'for' per comprehension is allowed")
         gen = node.generators[0]
@@ -442,6 +467,10 @@ class _Compiler:
     def c_GeneratorExp(self, node: ast.GeneratorExp, bound: frozenset[str]) -> Run:
         items = self._comprehension(node, bound)
         return lambda env: list(items(env))
+
+    def c_DictComp(self, node: ast.DictComp, bound: frozenset[str]) -> Run:
+        items = self._comprehension(node, bound)
+        return lambda env: dict(items(env))
 
     def c_SetComp(self, node: ast.SetComp, bound: frozenset[str]) -> Run:
         items = self._comprehension(node, bound)

@@ -99,9 +99,11 @@ def schema_diagnostics(doc: Any, schema_name: str) -> list[Diagnostic]:
     return _diagnostics(doc, _schema(schema_name))
 
 
-def schema_errors(doc: Any, schema: dict[str, Any]) -> list[Diagnostic]:
+def schema_errors(doc: Any, schema: dict[str, Any] | jsonschema.Draft202012Validator) -> list[Diagnostic]:
     """As :func:`schema_diagnostics`, for a schema built at run time (e.g. a log's, per rule set)."""
-    return _diagnostics(doc, jsonschema.Draft202012Validator(schema))
+    validator = schema if isinstance(schema, jsonschema.Draft202012Validator) else \
+        jsonschema.Draft202012Validator(schema)
+    return _diagnostics(doc, validator)
 
 
 def _diagnostics(doc: Any, validator: jsonschema.Draft202012Validator) -> list[Diagnostic]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
-__all__ = ["LOG_HEADER", "log_schema", "record_schema"]
+__all__ = ["LOG_HEADER", "log_schema", "record_schema", "sections_schema"]
 
 NAME = {"type": "string", "minLength": 1}
 PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
@@ -52,11 +52,14 @@ LOG_HEADER: dict[str, Any] = {
 }
 
 
-def record_schema(kind: str, section: str) -> dict[str, Any]:
+def record_schema(kind: str, section: str, per_player: bool = True) -> dict[str, Any]:
     """The schema of one ``private:`` or ``end:`` key of a kind (see ``spec.model.RecordSpec``)."""
-    if kind == "zone":
+    cards = {"oneOf": [NAME, {"type": "array", "items": NAME}]}
+    if kind == "zone" and per_player:
         return {"type": "object", "description": "Per player, the card (or list of cards) in their zone.",
-                "additionalProperties": {"oneOf": [NAME, {"type": "array", "items": NAME}]}}
+                "additionalProperties": cards}
+    if kind == "zone":
+        return {**cards, "description": "The card (or list of cards) in the zone."}
     if kind == "token_values":
         return {"type": "object", "description": "Per player, the values of their tokens in the order placed (null when unknown).",
                 "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"], "minimum": 0}}}
@@ -70,15 +73,26 @@ def record_schema(kind: str, section: str) -> dict[str, Any]:
     raise ValueError(f"unknown record kind {kind!r}")
 
 
+def _sections(records: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    sections: dict[str, dict[str, Any]] = {"private": {}, "end": {}}
+    for r in records:
+        sections[r.section][r.key] = record_schema(r.kind, r.section, r.per_player)
+    return sections
+
+
+def sections_schema(records: Iterable[Any]) -> dict[str, Any]:
+    """Only what the rule file declares: ``private:`` and ``end:`` (the header is :data:`LOG_HEADER`'s)."""
+    props = {name: _obj(p, description=LOG_HEADER["properties"][name]["description"])
+             for name, p in _sections(records).items()}
+    return {"type": "object", "properties": props}
+
+
 def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, Any]:
     """The full log schema for the records (``RecordSpec``) a rule set declares."""
     schema = copy.deepcopy(LOG_HEADER)
     schema.pop("$id", None)
     if title:
         schema["title"] = title
-    sections: dict[str, dict[str, Any]] = {"private": {}, "end": {}}
-    for r in records:
-        sections[r.section][r.key] = record_schema(r.kind, r.section)
-    for name, props in sections.items():
+    for name, props in _sections(records).items():
         schema["properties"][name] = _obj(props, description=schema["properties"][name]["description"])
     return schema

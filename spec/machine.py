@@ -116,6 +116,7 @@ class Machine:
             self.supply = {int(k): int(v) for k, v in dict(raw).items()}
         self.per_player = sum(self.supply.values())
         self._zones: dict[tuple[str, ...], dict[str, Callable[..., Any]]] = {}
+        self._bases: dict[tuple[str, ...], dict[str, Any]] = {}
         self._deals: dict[tuple[str, ...], Deal] = {}
 
     # -- environment -------------------------------------------------------
@@ -133,8 +134,22 @@ class Machine:
             found = self._deals[key] = build_deal(self.rules, key, self.static)
         return found
 
+    def _base(self, players: tuple[str, ...]) -> dict[str, Any]:
+        """The names that depend on the table only (built once per table)."""
+        found = self._bases.get(players)
+        if found is None:
+            found = self._bases[players] = {
+                **self.static, **self.zones(players), "players": list(players), "n_players": len(players),
+                "everyone": EVERYONE}
+        return found
+
     def env(self, state: State, actor: str | None = None, move: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        players, out = state.players, state.out
+        """Every name a rule expression may read (:mod:`spec.names`), for this state.
+
+        Functions and state variables read ``state`` as it is when they run;
+        :meth:`_refresh` updates the rest after each effect.
+        """
+        players = state.players
 
         def next_active(player: str, step: int = 1) -> str:
             if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
@@ -142,26 +157,29 @@ class Machine:
             i = players.index(player)
             for k in range(1, len(players) + 1):
                 cand = players[(i + k * step) % len(players)]
-                if cand not in out:
+                if cand not in state.out:
                     return cand
             return player
 
-        env: dict[str, Any] = {
-            **self.static, **self.zones(players),
-            "players": list(players), "n_players": len(players), "actor": actor,
-            "phase": state.phase, "turn": state.turn, "first": state.first, "out": frozenset(out),
-            "active": state.active, "ended": state.ended, "vars": Namespace(state.vars),
-            "move": Namespace(move or {}), "next_active": next_active, "everyone": EVERYONE,
-        }
+        env = dict(self._base(players))
+        env.update({"actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
+                    "move": Namespace(move or {}), "next_active": next_active})
         if self.rules.tokens is not None:
             env["spaces"] = _Spaces(state.spaces)
-            env["tokens"] = state.tokens
             env["tokens_left"] = lambda p: self.per_player - len(state.placed_by(p))
             env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - sum(
                 1 for t in state.placed_by(p) if t.value == v)
+        self._refresh(env, state)
         for fn in self.rules.functions.values():
             env[fn.name] = _bind(fn.expr, fn.args, env)
         return env
+
+    def _refresh(self, env: dict[str, Any], state: State) -> None:
+        """The names whose values are snapshots of the state."""
+        env.update({"phase": state.phase, "turn": state.turn, "out": frozenset(state.out),
+                    "active": state.active, "ended": state.ended})
+        if self.rules.tokens is not None:
+            env["tokens"] = state.tokens
 
     def _run(self, expr: Expr, env: Mapping[str, Any], where: str) -> Any:
         try:
@@ -286,37 +304,44 @@ class Machine:
         self._effects(move.effects, new, play, self._args(move, play), outcome)
         return outcome
 
-    def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome) -> None:
+    def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome,
+                 env: dict[str, Any] | None = None) -> None:
+        env = env if env is not None else self.env(s, play.actor, args)
         for eff in effects:
-            env = self.env(s, play.actor, args)
-            where = f"{play.kind} effect {eff.verb}"
-            if eff.verb == "when":
-                branch = eff.then if self._truth(eff.arg, env, where) else eff.otherwise
-                self._effects(branch, s, play, args, out)
-            elif eff.verb == "set":
-                values = {name: self._run(e, env, where) for name, e in eff.arg}
-                s.vars.update(values)
-            elif eff.verb in ("add", "remove"):
-                for name, e in eff.arg:
-                    s.vars[name] = _change(s.vars.get(name), self._run(e, env, where), eff.verb == "add", where)
-            elif eff.verb == "reveal_tokens":
-                space = self._run(eff.arg, env, where)
-                param = self.rules.moves[play.kind].param_of_type("token_reveals")
-                out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
-            elif eff.verb == "place_token":
-                space = self._run(eff.arg[0], env, where)
-                value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
-                s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
-            elif eff.verb == "eliminate":
-                who = self._run(eff.arg, env, where)
-                if who not in s.out:
-                    s.out = s.out + (who,)
-            elif eff.verb == "phase":
-                s.phase = eff.arg
-            elif eff.verb == "turn":
-                s.turn = self._run(eff.arg, env, where)
-            elif eff.verb == "end":
-                s.ended = True
+            self._effect(eff, s, play, args, out, env)
+            self._refresh(env, s)
+
+    def _effect(self, eff: Effect, s: State, play: Play, args: dict[str, Any], out: Outcome,
+                env: dict[str, Any]) -> None:
+        where = f"{play.kind} effect {eff.verb}"
+        if eff.verb == "when":
+            branch = eff.then if self._truth(eff.arg, env, where) else eff.otherwise
+            self._effects(branch, s, play, args, out, env)
+        elif eff.verb == "set":
+            values = {name: self._run(e, env, where) for name, e in eff.arg}
+            s.vars.update(values)
+        elif eff.verb in ("add", "remove"):
+            for name, e in eff.arg:
+                s.vars[name] = _change(s.vars.get(name), self._run(e, env, where), eff.verb == "add", where)
+        elif eff.verb == "reveal_tokens":
+            space = self._run(eff.arg, env, where)
+            param = self.rules.moves[play.kind].param_of_type("token_reveals")
+            out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
+        elif eff.verb == "place_token":
+            space = self._run(eff.arg[0], env, where)
+            value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
+            s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
+        elif eff.verb == "eliminate":
+            who = self._run(eff.arg, env, where)
+            if who not in s.out:
+                s.out = s.out + (who,)
+        elif eff.verb == "phase":
+            s.phase = eff.arg
+        elif eff.verb == "turn":
+            s.turn = self._run(eff.arg, env, where)
+        elif eff.verb == "end":
+            s.ended = True
+
 
     def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
         """Turn face up the face-down tokens of a space.

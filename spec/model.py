@@ -333,6 +333,7 @@ class RecordSpec:
     kind: str                  # one of RecordKind
     zone: str | None = None    # the zone family of a ``zone`` record
     shown: bool = False        # shown to everyone (at the end)
+    per_player: bool = True    # a ``zone`` record of a family with one zone per player
     cite: Cite | None = None
 
 

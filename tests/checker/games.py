@@ -40,6 +40,7 @@ class Game:
     plays: list[Play] = field(default_factory=list)      # with covers, reveals and values
     state: State | None = None
     table: ScoreTable | None = None
+    states: list[State] = field(default_factory=list)  # before the first move, then after each
 
     @property
     def rules(self):
@@ -67,15 +68,16 @@ class Game:
                           list(table.winners) if table else [])
 
 
-def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 0.01) -> Game:
+def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 0.01,
+             weights: dict[str, float] | None = None, machine: Machine | None = None) -> Game:
     """Play one random game (at most ``max_moves`` moves).
 
     With probability ``solve_rate`` a turn names the solution: an accusation
     in the Deductions phase, a suspicion otherwise, so that games also end
-    solved.
+    solved.  ``weights`` (move -> weight) and ``machine`` replace the defaults.
     """
     rules = rules_for(variant)
-    machine = Machine(rules)
+    machine = machine or Machine(rules)
     rng = random.Random(seed)
     players = PLAYERS[rules.param("players")]
     first = rng.choice(players)
@@ -84,11 +86,12 @@ def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 
     solution = frozenset(evidence.values())
     game = Game(variant, players, first, evidence)
     state = machine.start(players, first)
+    states = [state]
     for _ in range(max_moves):
         if state.ended:
             break
         play = _insight(machine, state, rng, world, solution_rate=solve_rate)
-        play = play or machine.random_play(state, rng, world, weights=WEIGHTS)
+        play = play or machine.random_play(state, rng, world, weights=weights or WEIGHTS)
         if play is None:
             break
         out = machine.play(state, play)
@@ -101,7 +104,9 @@ def simulate(variant: str, seed: int, max_moves: int = 160, solve_rate: float = 
             args["reveals"] = [(t.owner, t.value) for t in out.revealed]
         game.plays.append(Play(play.kind, play.actor, args))
         state = out.state
+        states.append(state)
     game.state = state
+    game.states = states
     if state.ended:
         game.table = score(machine, state, solution)
     return game
