@@ -30,7 +30,6 @@ from ..spec.diagnostics import DiagnosticError
 from ..spec.loader import load_rules, rules_dir
 from ..spec.model import Cite, Ruleset
 from ..spec.source import read_yaml
-from .rulecodes import log_checks
 
 __all__ = ["LogCode", "LOG_CODES", "explain", "game_codes", "example_path"]
 
@@ -115,7 +114,7 @@ def game_codes(rules: Ruleset) -> dict[str, list[str]]:
         for req in move.requires:
             when = f" when {req.when.source}" if req.when is not None else ""
             out.setdefault(req.code, []).append(f"rule {move.name}/{req.id}{when}: {req.expr.source}")
-    for check in log_checks(rules).values():
+    for check in rules.log_checks:
         out.setdefault(check.code, []).append(f"log check {check.id} ({check.check})")
     return out
 
@@ -128,7 +127,7 @@ def _cites(rules: Ruleset, code: str) -> list[Cite]:
     for move in rules.moves.values():
         cites.extend(p.cite or move.cite for p in move.params if p.code == code)
         cites.extend(r.cite for r in move.requires if r.code == code)
-    cites.extend(c.cite for c in log_checks(rules).values() if c.code == code and c.cite)
+    cites.extend(c.cite for c in rules.log_checks if c.code == code and c.cite)
     unique: list[Cite] = []
     for c in cites:
         if all(c.quote != u.quote for u in unique):
@@ -145,7 +144,7 @@ def _meanings(rules: Ruleset, code: str) -> list[str]:
         out.extend(f"move '{move.name}': '{p.name}' missing, or not what the move takes (size, kinds, range)"
                    for p in move.params if p.code == code)
         out.extend(_template_text(r.message.parts) for r in move.requires if r.code == code)
-    out.extend(c.message for c in log_checks(rules).values() if c.code == code)
+    out.extend(c.message for c in rules.log_checks if c.code == code)
     return list(dict.fromkeys(out))
 
 
@@ -154,7 +153,7 @@ def _template_text(parts: tuple[object, ...]) -> str:
 
 
 def _stage(rules: Ruleset, code: str) -> str:
-    kinds = {c.check for c in log_checks(rules).values() if c.code == code}
+    kinds = {c.check for c in rules.log_checks if c.code == code}
     if kinds & {"scores", "winners"}:
         return "scoring"
     if kinds:

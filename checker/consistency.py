@@ -69,6 +69,15 @@ class Observations:
         core = found.core if found is not None else ()
         return Clash(fact, tuple(self.facts[i].source for i in core if i < len(self.facts)))
 
+    def withdraw(self, source: Any) -> bool:
+        """Take back the accepted facts of this source (the knowledge is rebuilt); whether there were any."""
+        kept = [f for f in self.facts if f.source != source]
+        if len(kept) == len(self.facts):
+            return False
+        self.facts = kept
+        self.knowledge = initial(self.deal).with_facts(kept)
+        return True
+
     def add_all(self, facts: Iterable[Fact]) -> list[Clash]:
         return [c for c in (self.add(f) for f in facts) if c is not None]
 

@@ -42,10 +42,12 @@ class Context:
 
     # -- reporting -----------------------------------------------------------------
     def emit(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = (),
-             hint: str | None = None) -> None:
+             hint: str | None = None, rule: str | None = None) -> None:
         """Report a whole-log check: its rule statement, then the detail (the rule
-        file's code and statement, else the generic ones)."""
-        check = self.checks.get(kind)
+        file's code and statement, else the generic ones).  ``rule`` names one
+        declared check by id, where the rule file declares several of a kind."""
+        check = next((c for c in self.rules.log_checks if c.id == rule), None) if rule else None
+        check = check or self.checks.get(kind)
         code, rule = (check.code, check.message) if check else (LOG_CHECKS[kind].code, LOG_CHECKS[kind].message)
         message = f"{rule}: {detail}" if detail else rule
         self.reporter.error(code, message, pos, related, hint)

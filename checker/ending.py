@@ -40,6 +40,8 @@ class Ending:
         wants = end is not None and bool(end.scores or end.winners)
         if not state.ended or rules.scoring is None:
             return None
+        if solution is None and not _needs_solution(rules):
+            solution = frozenset()  # the rules score (or name the winners) without it
         if solution is None:
             if wants:
                 noun = rules.solution_word("noun", "solution")
@@ -81,8 +83,9 @@ class Ending:
                               self.steps(table, player))
         if end.winners is not None and set(end.winners.value) != set(table.winners):
             scores = ", ".join(f"{p} {n}" for p, n in table.scores.items())
+            points = f" (scores: {scores})" if any(s.kind == "points" for s in table.steps) else ""
             self.ctx.emit("winners", f"the winner is {_names(table.winners)}, the log records "
-                          f"{_names(end.winners.value)} (scores: {scores})", end.winners.position)
+                          f"{_names(end.winners.value)}{points}", end.winners.position)
 
     def steps(self, table: ScoreTable, player: str) -> tuple[Related, ...]:
         """One note per scoring step, for one player."""
@@ -102,6 +105,13 @@ class Ending:
             notes.append(Related(f"step {step.id}: {text}"))
         notes.append(Related(f"total: {table.scores.get(player, 0)}"))
         return tuple(notes)
+
+
+def _needs_solution(rules) -> bool:  # type: ignore[no-untyped-def]
+    """Whether scoring reads the solution (a step shows it, or an expression reads it)."""
+    scoring = rules.scoring
+    exprs = [s.expr for s in scoring.steps if s.expr is not None] + [e for _n, e in scoring.define] + [scoring.winners]
+    return any(s.kind == "show_solution" for s in scoring.steps) or any("solution" in e.names for e in exprs)
 
 
 def _names(players: Iterable[str]) -> str:

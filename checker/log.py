@@ -7,6 +7,9 @@ game::
     rules: <game>                # a bundled rule set by name, or a rule file relative to the log
     players: [Helen, Gordon, John, Audrey]
     first: Helen
+    setup:                       # public, declared by the rule file's log: section
+      <player item record>: {Helen: <item>, ...}   # one item per player (e.g. a colour), required
+      <zone record>: [<card>, ...]                 # the cards of a zone everyone sees
     private:                     # keys declared by the rule file's log: section
       <zone record>: {Helen: <card>}     # the cards of a player's zone, when known
       <token record>: {Gordon: [2, 0]}   # token values in the order placed; null if unknown
@@ -21,8 +24,10 @@ game::
 What ``private:`` and ``end:`` may hold is declared by the rule file
 (``log:``); the log's JSON Schema is generated from it
 (:mod:`spec.logschema`).  Items are written as printed or by any alias,
-players as listed, both case-insensitively.  The examples/ folder has
-complete logs of each game.
+players as listed, both case-insensitively.  A move parameter that the
+rules let be unknown is written ``?`` (a card shown to someone else); a
+choice is one of its values, a flag ``true`` or ``false``.  The examples/
+folder has complete logs of each game.
 
 A move is a mapping whose one key naming a move of the rules gives the
 player; its other keys are that move's parameters.  :func:`parse_log`
@@ -41,7 +46,7 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_me
 from ..spec.loader import load_rules, schema_diagnostics, schema_errors
 from ..spec.logschema import sections_schema
 from ..spec.machine import Play
-from ..spec.model import Move, MoveParam, RecordSpec, Ruleset
+from ..spec.model import UNKNOWN, Move, MoveParam, RecordSpec, Ruleset
 from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
 from .names import Names, fold
 
@@ -79,6 +84,7 @@ class Header:
     players: tuple[str, ...]
     first: str
     positions: dict[str, Position | None] = field(default_factory=dict)
+    setup: dict[str, dict[str, str]] = field(default_factory=dict)   # setup record -> player -> item
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,7 @@ class GameLog:
     private: PrivateFacts
     moves: list[LoggedMove]
     end: EndRecord | None
+    public: tuple[ZoneRecord, ...] = ()   # the cards of zones the set-up shows everyone
 
     def __iter__(self) -> Iterator[LoggedMove]:
         return iter(self.moves)
@@ -247,10 +254,14 @@ class _Parser:
         self.names = Names(self.rules, header.players, self.diagnostics)
         first = self.player(self.doc["first"], self.doc.pos_of("first")) if "first" in self.doc else header.players[0]
         header = replace(header, first=first or header.players[0])
+        header = replace(header, setup=self.setup(self.doc.get("setup")))
         private = self.private(self.doc.get("private"))
         moves = [m for m in (self.move(i, item) for i, item in enumerate(self.doc.get("moves") or [])) if m]
         end = self.end(self.doc["end"]) if "end" in self.doc else None
-        return GameLog(self.path, header, private, moves, end)
+        setup = self.doc.get("setup") or {}
+        public = tuple(self.zone(spec, setup[spec.key], setup.pos_of(spec.key)) for spec in self.rules.records
+                       if spec.section == "setup" and spec.kind == "zone" and spec.key in setup)
+        return GameLog(self.path, header, private, moves, end, public)
 
     def header(self) -> Header:
         doc = self.doc
@@ -305,6 +316,33 @@ class _Parser:
             if cards and all(c.value is not None for c in cards):
                 out[who] = tuple(cards)
         return ZoneRecord(spec, out)
+
+    def setup(self, node: LMap | None) -> dict[str, dict[str, str]]:
+        """The public set-up: each ``player_item`` record, one item per player."""
+        out: dict[str, dict[str, str]] = {}
+        for spec in self.rules.records:
+            if spec.section != "setup" or spec.kind != "player_item" or not node or spec.key not in node:
+                continue
+            given = self.by_player(node[spec.key])
+            items: dict[str, str] = {}
+            first: dict[str, str] = {}
+            for who, (value, vpos, _k) in given.items():
+                item = self.item(spec.component, value, vpos)  # type: ignore[arg-type]
+                if item is None:
+                    continue
+                if spec.distinct and item in first:
+                    self.error("LG104", f"setup: {spec.key}: {who} and {first[item]} cannot both have "
+                               f"{self.rules.name(item)}", vpos)
+                    continue
+                first[item] = who
+                items[who] = item
+            missing = [p for p in self.names.players if p not in given] if self.names else []
+            if missing:
+                self.error("LG103", f"setup: {spec.key} gives no {self.rules.noun(spec.component)} for "  # type: ignore[arg-type]
+                           f"{', '.join(missing)}", node.key_position(spec.key),
+                           hint=f"every player needs one: {{{', '.join(f'{p}: ...' for p in missing)}}}")
+            out[spec.key] = items
+        return out
 
     def private(self, node: LMap | None) -> PrivateFacts:
         if not node:
@@ -410,18 +448,35 @@ class _Parser:
     def value(self, move: Move, p: MoveParam, value: Any, pos: Position | None) -> Any:
         """A parameter's value from the log, names resolved (``_BAD`` if unusable)."""
         if p.type == "items":
-            noun = self.rules.noun(p.of)  # type: ignore[arg-type]
+            kinds = p.components or (p.of,)
+            noun = " or ".join(f"{self.rules.noun(k)}s" for k in kinds)  # type: ignore[arg-type]
             if not isinstance(value, list):
-                self.error("LG116", f"'{p.name}' of '{move.name}' is a list of {noun}s", pos)
+                self.error("LG116", f"'{p.name}' of '{move.name}' is a list of {noun}", pos)
                 return _BAD
-            found = [self.item(p.of, v, value.pos_of(i)) for i, v in enumerate(value)]  # type: ignore[arg-type]
+            found = [self.names.item_of(kinds, v, value.pos_of(i))  # type: ignore[union-attr,arg-type]
+                     for i, v in enumerate(value)]
             return _BAD if None in found else found
         if p.type == "item":
             if isinstance(value, (list, dict)):
                 self.error("LG116", f"'{p.name}' of '{move.name}' is one {self.rules.noun(p.of)}", pos)  # type: ignore[arg-type]
                 return _BAD
+            if p.unknown and value == "?":
+                return UNKNOWN
             found = self.item(p.of, value, pos)  # type: ignore[arg-type]
             return _BAD if found is None else found
+        if p.type == "choice":
+            by_fold = {fold(v): v for v in p.values}
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and fold(value) in by_fold:
+                return by_fold[fold(value)]
+            guess = did_you_mean(str(value), [str(v) for v in p.values])
+            self.error("LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, "
+                       f"not {value!r}", pos, hint=f"did you mean '{guess}'?" if guess else None)
+            return _BAD
+        if p.type == "flag":
+            if not isinstance(value, bool):
+                self.error("LG116", f"'{p.name}' of '{move.name}' is true or false, not {value!r}", pos)
+                return _BAD
+            return value
         if p.type == "player":
             found = self.player(value, pos)
             return _BAD if found is None else found

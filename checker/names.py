@@ -54,6 +54,22 @@ class Names:
         self.diagnostics.append(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint))
         return None
 
+    def item_of(self, components: Sequence[str], text: Any, pos: Position | None) -> str | None:
+        """As :meth:`item`, the item of the first of several components that has the name."""
+        if len(components) == 1:
+            return self.item(components[0], text, pos)
+        ok = isinstance(text, (str, int)) and not isinstance(text, bool)
+        for component in components:
+            found = self.rules.find(component, str(text)) if ok else None
+            if found is not None:
+                return found
+        table = {k: v for c in components for k, v in self.rules.aliases.get(c, {}).items()}
+        guess = did_you_mean(str(text), list(table))
+        hint = f"did you mean '{self.rules.name(table[guess])}'?" if guess else None
+        nouns = " or ".join(self.rules.noun(c) for c in components)
+        self.diagnostics.append(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint))
+        return None
+
     def player(self, text: Any, pos: Position | None) -> str | None:
         """The player as spelled in the header; None (and a diagnostic) if unknown."""
         by_fold = {fold(p): p for p in self.players}

@@ -1,11 +1,13 @@
 """What the table observed, and the cards recorded in zones: is it consistent?
 
-The cards a log records in players' zones (its private records, the cards
-shown at the end) go in first, so that every observation is checked
-against them; then each move's observations, as the replay reaches them.
-An observation no deal fits is reported with the facts it clashes with (the
-solver's minimal explanation) and left out, so the ones after it are still
-checked.
+The cards a log records in zones (the public set-up, its private records,
+the cards shown at the end) go in first, so that every observation is
+checked against them; then each move's observations, as the replay reaches
+them.  An observation no deal fits is reported with the facts it clashes
+with (the solver's minimal explanation) and left out, so the ones after it
+are still checked.  An observation may name the log check that reports it
+(``check:``), and may take back the facts of an earlier move that it shows
+to be a mistake (``withdraws:``): those leave the accepted facts first.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from ..spec.deal import pin, zone_id
 from ..spec.diagnostics import Position, Related
 from ..spec.facts import Atom, Fact, count
-from ..spec.machine import Play, State
+from ..spec.machine import Play, Seen, State
 from .consistency import Clash, Observations
 from .context import Context
 from .log import LoggedMove, Recorded, ZoneRecord
@@ -25,6 +27,7 @@ class Observed:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.seen = Observations(ctx.deal)
+        self.withdrawn: set[int] = set()   # moves whose facts a later move took back
 
     # -- records -------------------------------------------------------------------
     def records(self) -> None:
@@ -33,8 +36,8 @@ class Observed:
         private = ctx.log.private.zones
         shown = ctx.log.end.zones if ctx.log.end else ()
         holder: dict[str, tuple[str, Recorded, ZoneRecord]] = {}
-        for where, records in (("private", private), ("end", shown)):
-            report = ctx.emit if where == "private" else ctx.defer
+        for where, records in (("setup", ctx.log.public), ("private", private), ("end", shown)):
+            report = ctx.emit if where != "end" else ctx.defer
             for record in records:
                 earlier = next((r for r in private if r.spec.zone == record.spec.zone), None) \
                     if where == "end" else None
@@ -54,7 +57,7 @@ class Observed:
                 return
         zone = zone_id(record.spec.zone, player or None)  # type: ignore[arg-type]
         seen_by = ctx.deal.zone(zone).seen_by
-        viewers = None if where == "end" or seen_by == "everyone" else \
+        viewers = None if where in ("end", "setup") or seen_by == "everyone" else \
             frozenset({player}) if player and seen_by == "owner" else frozenset()
         player = player or record.spec.zone  # type: ignore[assignment]
         for rec in cards:
@@ -75,27 +78,40 @@ class Observed:
 
     def facts(self) -> list[Fact]:
         """The accepted facts of the records (for the solver's viewpoints)."""
-        return [f for f in self.seen.facts if isinstance(f.source, tuple) and f.source[0] in ("private", "end")]
+        return [f for f in self.seen.facts if isinstance(f.source, tuple) and f.source[0] in ("setup", "private", "end")]
 
     # -- observations -------------------------------------------------------------
-    def check(self, index: int, logged: LoggedMove, facts: list[Fact]) -> None:
+    def check(self, index: int, logged: LoggedMove, facts: list[Fact | Seen]) -> None:
         """The observations of one move against all before them."""
-        for fact in facts:
+        for item in facts:
+            seen = item if isinstance(item, Seen) else None
+            fact = seen.fact if seen is not None else item
+            if seen is not None and seen.withdraws is not None:
+                self.withdraw(seen.withdraws - 1)
             clash = self.seen.add(fact)
             if clash is None:
                 continue
-            pos = self.position(logged)
-            left_out = self.left_out(fact)
+            rule = seen.rule.check if seen is not None else None
+            pos = self.position(logged, seen)
+            left_out = self.left_out(fact) if rule is None else []
             noun = self.ctx.rules.solution_word("noun", "the solution")
             if left_out:
                 names = ", ".join(self.ctx.name(g) for g in left_out)
                 self.ctx.emit("omitted-group", f"it leaves out {names}, but no deal fits {names} holding no "
                               f"{noun}", pos, self.notes(clash))
                 return
-            self.ctx.emit("observations", f"{self.text(logged.play)} is impossible with " +
-                          ("what was recorded before" if clash.sources else "the deal of the records"),
-                          pos, self.notes(clash))
+            against = "what was recorded before" if clash.sources else "the deal of the records"
+            if rule is not None and fact.text:
+                detail = f"impossible with {against}: {fact.text}"
+            else:
+                detail = f"{self.text(logged.play)} is impossible with {against}"
+            self.ctx.emit("observations", detail, pos, self.notes(clash), rule=rule)
             return
+
+    def withdraw(self, index: int) -> None:
+        """Take back the accepted facts of the move at ``index`` (0-based)."""
+        if self.seen.withdraw(("move", index)):
+            self.withdrawn.add(index)
 
     def notes(self, clash: Clash) -> tuple[Related, ...]:
         """Where each fact a clash names was recorded."""
@@ -109,7 +125,7 @@ class Observed:
                 out.append(ctx.move_note(i, f"{word} here ({play.actor}'s {play.kind}: {self.text(play)})"))
             else:
                 where, player, key, rec = source
-                verb = "recorded" if where == "private" else "shown"
+                verb = "shown" if where == "end" else "recorded"
                 out.append(Related(f"{player}'s {key} {ctx.name(rec.value)} {verb} here", rec.position))
         return tuple(out)
 
@@ -119,8 +135,15 @@ class Observed:
                   if p.type == "count" and p.name in play.args]
         return ", ".join(counts) or play.kind
 
-    def position(self, logged: LoggedMove) -> Position:
+    def position(self, logged: LoggedMove, seen: Seen | None = None) -> Position:
+        """Where to point: the move's observed count; for an observation with a check of
+        its own, the first parameter (not a player) its fact reads."""
         move = self.ctx.rules.moves[logged.play.kind]
+        if seen is not None and seen.rule.check is not None:
+            types = {p.name: p.type for p in move.params}
+            for base, attr, _col in seen.rule.fact.attributes:
+                if base == "move" and attr in logged.raw and types.get(attr) != "player":
+                    return logged.at(attr)
         param = move.param_of_type("count")
         return logged.at(param.name) if param else logged.position
 

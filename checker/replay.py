@@ -74,6 +74,7 @@ class Replay:
     table: ScoreTable | None
     solution: frozenset[str] | None
     reporter: Reporter = field(default_factory=Reporter)
+    withdrawn: frozenset[int] = frozenset()   # moves (0-based) whose facts a later move took back
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -85,7 +86,8 @@ class Replay:
         A card a log shows at the end was its holder's own knowledge from the
         deal: it counts for that player (and the omniscient) at every move.
         """
-        chosen = [f for s in self.steps if upto is None or s.number <= upto for f in s.facts]
+        chosen = [f for s in self.steps if upto is None or s.number <= upto for f in s.facts
+                  if s.index not in self.withdrawn]
         records = [replace(f, viewers=frozenset({f.source[1]})) if f.source[0] == "end" and f.source[1] in self.players
                    else f for f in self.records]
         return [*records, *chosen]
@@ -109,7 +111,7 @@ class _Replay:
         ctx = self.ctx
         if self.observed is not None:
             self.observed.records()
-        state = ctx.machine.start(ctx.log.header.players, ctx.log.header.first)
+        state = ctx.machine.start(ctx.log.header.players, ctx.log.header.first, ctx.log.header.setup)
         for index, logged in enumerate(ctx.log.moves):
             state = self.step(index, logged, state)
         if self.tokens is not None:
@@ -121,8 +123,9 @@ class _Replay:
         values = self.tokens.values() if self.tokens is not None else {}
         table = self.ending.score(state, solution, values) if self.ending is not None else None
         records = self.observed.facts() if self.observed is not None else []
+        withdrawn = frozenset(self.observed.withdrawn) if self.observed is not None else frozenset()
         return Replay(ctx.log, ctx.rules, ctx.machine, ctx.deal, self.steps, records, state, table, solution,
-                      ctx.reporter)
+                      ctx.reporter, withdrawn)
 
     def step(self, index: int, logged: LoggedMove, before: State) -> State:
         """Check one move, apply it as played, record what it shows."""
@@ -145,9 +148,10 @@ class _Replay:
             self.report(v, logged, before, play)
         facts: tuple[Fact, ...] = ()
         if not self.param_violations(outcome.violations) and not before.ended:
-            facts = tuple(ctx.machine.observations(before, play, ("move", index)))
+            seen = ctx.machine.observed(before, play, ("move", index))
+            facts = tuple(s.fact for s in seen)
             if self.observed is not None:
-                self.observed.check(index, logged, list(facts))
+                self.observed.check(index, logged, list(seen))
         if self.tokens is not None:
             self.tokens.after(logged, before, play, outcome)
         ctx.blame.update(index, before, outcome.state)

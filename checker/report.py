@@ -66,6 +66,8 @@ class LogReport:
     def score_lines(self) -> list[str]:
         if self.score is None:
             return []
+        if not any(s.kind == "points" for s in self.score.steps):  # a game without points: its winners
+            return [f"winner: {' and '.join(self.score.winners) or 'nobody'}"]
         lines = ["scores (steps " + ", ".join(s.id for s in self.score.steps if s.kind == "points") + "):"]
         for player, total in self.score.scores.items():
             parts = " + ".join(f"{n} ({sid})" for sid, n in self.score.breakdown(player) if n)

@@ -19,5 +19,9 @@ __all__ = ["LogCheck", "log_checks"]
 
 
 def log_checks(rules: Ruleset) -> dict[str, LogCheck]:
-    """The declared checks of a rule set, by generic check name."""
-    return {c.check: c for c in rules.log_checks}
+    """The declared checks of a rule set, by generic check name (the first one
+    declared of each kind; an observation may name another by id)."""
+    out: dict[str, LogCheck] = {}
+    for c in rules.log_checks:
+        out.setdefault(c.check, c)
+    return out

@@ -24,8 +24,9 @@ from .source import LMap, position_of
 __all__ = ["Ctx", "Builder", "check_references", "unknown", "EFFECT_VERBS", "RECORD_KINDS"]
 
 EFFECT_VERBS = ("set", "add", "remove", "eliminate", "place_token", "reveal_tokens", "phase", "turn", "end", "when")
-RECORD_KINDS = ("zone", "token_values", "tokens_shown", "scores", "winners")
+RECORD_KINDS = ("zone", "token_values", "tokens_shown", "scores", "winners", "player_item")
 Context = Literal["static", "state", "scoring"]
+_ANY = object()  # a parameter of that name that is not a choice somewhere: its literals are not checked
 
 
 @dataclass
@@ -272,10 +273,32 @@ class Builder:
     def move(self, name: str, node: LMap) -> Move:
         params = []
         for pname, p in (node.get("params") or {}).items():
-            of = self.ref("component", p["of"], position_of(p, "of")) if "of" in p else None
+            of, components = None, ()
+            if "of" in p:
+                given = p["of"] if isinstance(p["of"], list) else [p["of"]]
+                components = tuple(self.ref("component", c, position_of(p, "of")) for c in given)
+                of = components[0] if components else None
             if p["type"] in ("item", "items") and of is None:
                 self.ctx.error("RL103", f"parameter '{pname}' of type {p['type']} needs 'of: COMPONENT'",
                                position_of(p, "type"))
+            if len(components) > 1 and p["type"] != "items":
+                self.ctx.error("RL104", f"parameter '{pname}': only an items parameter names several components",
+                               position_of(p, "of"))
+            if p["type"] == "choice" and not p.get("values"):
+                self.ctx.error("RL103", f"parameter '{pname}' of type choice needs 'values: [...]'",
+                               position_of(p, "type"))
+            if "values" in p and p["type"] != "choice":
+                self.ctx.error("RL104", f"parameter '{pname}': only a choice has values", position_of(p, "values"))
+            if "default" in p:
+                d = p["default"]
+                fits = d in (p.get("values") or ()) if p["type"] == "choice" else \
+                    isinstance(d, bool) if p["type"] == "flag" else False
+                if not fits:
+                    self.ctx.error("RL104", f"parameter '{pname}': default {d!r} is not a value it takes",
+                                   position_of(p, "default"))
+            if p.get("unknown") and p["type"] != "item":
+                self.ctx.error("RL104", f"parameter '{pname}': only an item may be recorded as unknown",
+                               position_of(p, "unknown"))
             if p["type"] in ("token_value", "token_reveals"):
                 self.refs.append(("tokens", str(p["type"]), position_of(p, "type")))
             if "distinct" in p and of is not None:
@@ -285,7 +308,9 @@ class Builder:
                 self.expr(p, "size") if "size" in p else None,
                 self.expr(p, "max") if "max" in p else None,
                 str(p["distinct"]) if "distinct" in p else None, bool(p.get("optional", False)),
-                p.get("code"), self.cite(p)))
+                p.get("code"), self.cite(p), components=components,
+                one_component=bool(p.get("one_component", False)),
+                values=tuple(p.get("values") or ()), default=p.get("default"), unknown=bool(p.get("unknown", False))))
         requires = tuple(r for r in (self.require(r) for r in node.get("requires", [])) if r)
         observe = []
         for ob in node.get("observe") or []:
@@ -293,8 +318,12 @@ class Builder:
             seen = self.expr(ob, "seen_by")
             when = self.expr(ob, "when") if "when" in ob else None
             says = self.template(ob, "says") if "says" in ob else None
+            withdraws = self.expr(ob, "withdraws") if "withdraws" in ob else None
+            if "check" in ob:
+                self.refs.append(("log check", str(ob["check"]), position_of(ob, "check")))
             if fact is not None and seen is not None:
-                observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos))  # type: ignore[arg-type]
+                observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos,  # type: ignore[arg-type]
+                                           str(ob["check"]) if "check" in ob else None, withdraws))
         return Move(name, self.cite(node), tuple(params), requires, tuple(observe),  # type: ignore[arg-type]
                     self.effects(node.get("effects")), node.pos)
 
@@ -334,7 +363,7 @@ class Builder:
     def records(self) -> tuple[RecordSpec, ...]:
         node = self.doc.get("log") or {}
         out = []
-        for section in ("private", "end"):
+        for section in ("setup", "private", "end"):
             for key, r in (node.get(section) or {}).items():
                 pos = position_of(node[section], key)
                 kinds = [k for k in RECORD_KINDS if k in r]
@@ -342,15 +371,22 @@ class Builder:
                     self.ctx.error("RL104", f"a log record needs exactly one of: {', '.join(RECORD_KINDS)}", pos)
                     continue
                 kind = kinds[0]
+                if (kind == "player_item") != (section == "setup") and kind not in ("zone",):
+                    self.ctx.error("RL104", f"a {kind} record belongs in " +
+                                   ("setup:" if kind == "player_item" else "private: or end:"), pos)
+                    continue
                 if kind == "zone":
                     self.refs.append(("family", str(r["zone"]), position_of(r, "zone")))
                 if kind in ("token_values", "tokens_shown"):
                     self.refs.append(("tokens", kind, pos))
                 if kind in ("scores",):
                     self.refs.append(("scoring", kind, pos))
-                out.append(RecordSpec(str(key), section, kind, str(r["zone"]) if kind == "zone" else None,
-                                      bool(r.get("shown", False)), self.cite(r),
-                                      kind != "zone" or self._per_player(str(r["zone"]))))
+                component = self.ref("component", r["player_item"], position_of(r, "player_item")) \
+                    if kind == "player_item" else None
+                out.append(RecordSpec(str(key), section, kind, zone=str(r["zone"]) if kind == "zone" else None,
+                                      shown=bool(r.get("shown", False)), cite=self.cite(r),
+                                      per_player=kind != "zone" or self._per_player(str(r["zone"])),
+                                      component=component, distinct=bool(r.get("distinct", False))))
         return tuple(out)
 
     def _per_player(self, family: str) -> bool:
@@ -404,6 +440,10 @@ def check_references(b: Builder, rules: Ruleset, ctx: Ctx) -> None:
             ctx.error("RL121", f"'{name}' needs tokens, but the rules declare no tokens:", pos)
         elif kind == "scoring" and rules.scoring is None:
             ctx.error("RL121", f"'{name}' needs scoring, but the rules declare no scoring:", pos)
+        elif kind == "log check":
+            ids = [c.id for c in rules.log_checks if c.check == "observations"]
+            if name not in ids:
+                unknown(ctx, "RL121", "log check of kind observations", name, ids, pos)
     if rules.deal is not None and rules.deal.solution is not None:
         decks = {rules.deal.deck_of_family(f).id for f in rules.deal.solution.zones if f in families}
         if len(decks) > 1:
@@ -416,8 +456,17 @@ def _check_names(b: Builder, rules: Ruleset, ctx: Ctx) -> None:
     allowed = {"static": static_names(rules), "state": state_names(rules),
                "scoring": state_names(rules) | SCORING_NAMES}
     moves_params = {p.name for m in rules.moves.values() for p in m.params}
+    choices: dict[str, set[Any]] = {}
+    for m in rules.moves.values():
+        for p in m.params:
+            if p.type == "choice":
+                choices.setdefault(p.name, set()).update(p.values)
+            else:
+                choices[p.name] = choices.get(p.name, set()) | {_ANY}
+    choices = {k: v for k, v in choices.items() if _ANY not in v}
+    setup = [r.key for r in rules.records if r.section == "setup" and r.kind == "player_item"]
     tables: dict[str, Iterable[str]] = {"params": rules.params, "options": rules.options,
-                                        "vars": rules.state, "move": moves_params}
+                                        "vars": rules.state, "move": moves_params, "setup": setup}
     for expr, pos, context, extra in b.exprs:
         names = allowed[context] | extra
         for name in sorted(expr.names - names):
@@ -427,11 +476,14 @@ def _check_names(b: Builder, rules: Ruleset, ctx: Ctx) -> None:
             if table is not None and base not in extra and attr not in table:
                 code = {"params": "RL122", "options": "RL123"}.get(base, "RL121")
                 kind = {"params": "parameter", "options": "option", "vars": "state variable",
-                        "move": "move parameter"}[base]
+                        "move": "move parameter", "setup": "setup record"}[base]
                 unknown(ctx, code, kind, attr, table, pos)
         for base, attr, literal, _col in expr.literals:
             if base == "" and attr == "phase" and literal not in rules.flow.phases:
                 unknown(ctx, "RL128", "phase", literal, rules.flow.phases, pos)
+            if base == "move" and attr in choices and literal not in choices[attr]:
+                ctx.error("RL124", f"move parameter '{attr}' never takes the value {literal!r} "
+                          f"(values: {sorted(choices[attr])})", pos)
             if base == "options" and attr in rules.options and literal not in rules.options[attr].values:
                 ctx.error("RL124", f"option '{attr}' never takes the value {literal!r} "
                           f"(values: {list(rules.options[attr].values)})", pos)

@@ -1,10 +1,13 @@
 """The JSON Schema of a game log, generated for one resolved rule set.
 
 The header (rules, variant, house, players, first) is the same for every
-game; what ``private:`` and ``end:`` may hold is declared by the rule file
-(``log:``), so their schema is built from it.  ``spec/log.schema.json`` is
-the header schema alone (``private:`` and ``end:`` left open), which is what
-a log is checked against before its rules are known.
+game; what ``setup:``, ``private:`` and ``end:`` may hold is declared by the
+rule file (``log:``), so their schema is built from it.  ``setup:`` is the
+public set-up of the table (e.g. each player's colour, the cards dealt face
+up); a rule file that declares ``player_item`` records in it makes them
+required.  ``spec/log.schema.json`` is the header schema alone (the three
+sections left open), which is what a log is checked against before its
+rules are known.
 
 >>> LOG_HEADER["required"]
 ['rules', 'players']
@@ -24,7 +27,7 @@ VALUES = {"oneOf": [{"type": "integer", "minimum": 0},
 LOG_MOVE = {
     "type": "object", "minProperties": 1,
     "description": "One move: its name as the key and the player as the value, then its parameters.",
-    "additionalProperties": {"type": ["string", "integer", "array", "object"]},
+    "additionalProperties": {"type": ["string", "integer", "boolean", "array", "object"]},
 }
 
 
@@ -45,6 +48,7 @@ LOG_HEADER: dict[str, Any] = {
         "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name or file relative to the log."},
         "players": {"type": "array", "minItems": 1, "items": NAME, "description": "The players in seating order (clockwise)."},
         "first": {**NAME, "description": "Who starts; default: the first player listed."},
+        "setup": {"type": "object", "description": "The public set-up of the table (declared by the rule file's log: section)."},
         "private": {"type": "object", "description": "What single players know (declared by the rule file's log: section)."},
         "moves": {"type": "array", "items": LOG_MOVE},
         "end": {"type": "object", "description": "The end of the game (declared by the rule file's log: section)."},
@@ -53,8 +57,11 @@ LOG_HEADER: dict[str, Any] = {
 
 
 def record_schema(kind: str, section: str, per_player: bool = True) -> dict[str, Any]:
-    """The schema of one ``private:`` or ``end:`` key of a kind (see ``spec.model.RecordSpec``)."""
+    """The schema of one ``setup:``, ``private:`` or ``end:`` key of a kind (see ``spec.model.RecordSpec``)."""
     cards = {"oneOf": [NAME, {"type": "array", "items": NAME}]}
+    if kind == "player_item":
+        return {"type": "object", "description": "Per player, one item (every player listed).",
+                "additionalProperties": NAME}
     if kind == "zone" and per_player:
         return {"type": "object", "description": "Per player, the card (or list of cards) in their zone.",
                 "additionalProperties": cards}
@@ -74,17 +81,27 @@ def record_schema(kind: str, section: str, per_player: bool = True) -> dict[str,
 
 
 def _sections(records: Iterable[Any]) -> dict[str, dict[str, Any]]:
-    sections: dict[str, dict[str, Any]] = {"private": {}, "end": {}}
+    sections: dict[str, dict[str, Any]] = {"setup": {}, "private": {}, "end": {}}
     for r in records:
         sections[r.section][r.key] = record_schema(r.kind, r.section, r.per_player)
     return sections
 
 
+def _required(records: Iterable[Any]) -> list[str]:
+    """The ``setup:`` keys every log must give."""
+    return [r.key for r in records if r.section == "setup" and r.kind == "player_item"]
+
+
+def _section(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return _obj(props, required if name == "setup" else (), description=LOG_HEADER["properties"][name]["description"])
+
+
 def sections_schema(records: Iterable[Any]) -> dict[str, Any]:
-    """Only what the rule file declares: ``private:`` and ``end:`` (the header is :data:`LOG_HEADER`'s)."""
-    props = {name: _obj(p, description=LOG_HEADER["properties"][name]["description"])
-             for name, p in _sections(records).items()}
-    return {"type": "object", "properties": props}
+    """Only what the rule file declares: ``setup:``, ``private:`` and ``end:`` (the header is :data:`LOG_HEADER`'s)."""
+    records = list(records)
+    required = _required(records)
+    props = {name: _section(name, p, required) for name, p in _sections(records).items()}
+    return {"type": "object", "properties": props, "required": ["setup"] if required else []}
 
 
 def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, Any]:
@@ -93,6 +110,10 @@ def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, An
     schema.pop("$id", None)
     if title:
         schema["title"] = title
+    records = list(records)
+    required = _required(records)
     for name, props in _sections(records).items():
-        schema["properties"][name] = _obj(props, description=schema["properties"][name]["description"])
+        schema["properties"][name] = _section(name, props, required)
+    if required:
+        schema["required"] = [*schema["required"], "setup"]
     return schema

@@ -26,10 +26,10 @@ from .dealmodel import Deal
 from .env import static_env
 from .expr import Expr, ExprError, Namespace
 from .facts import Const, Fact, is_formula
-from .model import CHOICE_TYPES, Effect, Move, MoveParam, Ruleset
+from .model import CHOICE_TYPES, UNKNOWN, Effect, Move, MoveParam, Observation, Ruleset
 
 __all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "RuleError", "MALFORMED",
-           "CHOICE_TYPES", "EVERYONE"]
+           "CHOICE_TYPES", "EVERYONE", "Seen", "UNKNOWN"]
 
 #: A move the machine cannot read: not a player, a parameter it does not take,
 #: or a missing or ill-shaped parameter whose rule declares no code of its own.
@@ -81,6 +81,8 @@ class State:
     vars: dict[str, Any] = field(default_factory=dict)
     ended: bool = False
     moves: int = 0
+    setup: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # the public set-up: key -> player -> item
+    played: int = 0  # moves offered to the machine, applied or not (the log's count)
 
     def copy(self) -> "State":
         return replace(self, spaces=dict(self.spaces), vars=dict(self.vars))
@@ -95,6 +97,16 @@ class State:
 
     def placed_by(self, player: str) -> list[Token]:
         return [t for t in self.tokens if t.owner == player]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One fact a move lets players observe, with the rule that says so and the
+    earlier move (1-based number) whose facts it takes back, if any."""
+
+    rule: Observation
+    fact: Fact
+    withdraws: int | None = None
 
 
 @dataclass
@@ -140,7 +152,7 @@ class Machine:
         if found is None:
             found = self._bases[players] = {
                 **self.static, **self.zones(players), "players": list(players), "n_players": len(players),
-                "everyone": EVERYONE}
+                "everyone": EVERYONE, "unknown": UNKNOWN}
         return found
 
     def env(self, state: State, actor: str | None = None, move: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -163,7 +175,9 @@ class Machine:
 
         env = dict(self._base(players))
         env.update({"actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
-                    "move": Namespace(move or {}), "next_active": next_active})
+                    "move": Namespace(move or {}), "next_active": next_active,
+                    "setup": Namespace({k: dict(v) for k, v in state.setup.items()}),
+                    "move_number": state.played + 1})
         if self.rules.tokens is not None:
             env["spaces"] = _Spaces(state.spaces)
             env["tokens_left"] = lambda p: self.per_player - len(state.placed_by(p))
@@ -188,11 +202,15 @@ class Machine:
             raise RuleError(f"{where}: {expr.source}: {exc}") from None
 
     # -- start ---------------------------------------------------------------
-    def start(self, players: Iterable[str], first: str | None = None) -> State:
+    def start(self, players: Iterable[str], first: str | None = None,
+              setup: Mapping[str, Mapping[str, Any]] | None = None) -> State:
+        """The state before the first move; ``setup`` is the log's public set-up
+        (record key -> player -> item), read by rule expressions as ``setup``."""
         players = tuple(players)
         first = first or players[0]
         spaces = {c: () for c in self.rules.components[self.rules.tokens.on].items} if self.rules.tokens else {}
-        state = State(players=players, phase=self.rules.flow.start_phase, turn=first, first=first, spaces=spaces)
+        state = State(players=players, phase=self.rules.flow.start_phase, turn=first, first=first, spaces=spaces,
+                      setup={k: dict(v) for k, v in (setup or {}).items()})
         env = self.env(state)
         for name, var in self.rules.state.items():
             state.vars[name] = self._run(var.init, env, f"state {name}")
@@ -230,10 +248,12 @@ class Machine:
 
     def _missing(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
-        return {p.name for p in move.params if not p.optional and play.args.get(p.name) is None}
+        return {p.name for p in move.params
+                if not p.optional and p.default is None and play.args.get(p.name) is None}
 
     def _args(self, move: Move, play: Play) -> dict[str, Any]:
-        return {p.name: play.args.get(p.name) for p in move.params}
+        """The move's parameters as expressions read them (an absent one: its default, else none)."""
+        return {p.name: p.default if play.args.get(p.name) is None else play.args.get(p.name) for p in move.params}
 
     def _check_params(self, move: Move, play: Play, env: Mapping[str, Any], missing: set[str]) -> list[Violation]:
         out = []
@@ -253,13 +273,25 @@ class Machine:
 
     def _param_problem(self, p: MoveParam, value: Any, env: Mapping[str, Any], play: Play) -> str | None:
         rules = self.rules
+        if p.type == "choice":
+            return None if value in p.values else f"{p.name} must be one of {', '.join(map(str, p.values))}"
+        if p.type == "flag":
+            return None if isinstance(value, bool) else f"{p.name} must be true or false"
         if p.type in ("item", "items"):
             comp = rules.components[p.of]  # type: ignore[index]
-            members = set(comp.items)
+            kinds = [rules.components[c] for c in p.components or (p.of,)]  # type: ignore[index]
+            members = {i for k in kinds for i in k.items}
             if p.type == "item":
+                if value is UNKNOWN and p.unknown:
+                    return None
                 return None if isinstance(value, str) and value in members else f"'{value}' is not a {comp.noun}"
+            nouns = " or ".join(f"{k.noun}s" for k in kinds)
             if not isinstance(value, (list, tuple)) or any(not isinstance(c, str) or c not in members for c in value):
-                return f"{p.name} must be a list of {comp.noun}s"
+                return f"{p.name} must be a list of {nouns}"
+            if p.one_component and len(kinds) > 1:
+                used = [k for k in kinds if any(c in k.items for c in value)]
+                if len(used) > 1:
+                    return f"{p.name} mixes {' and '.join(f'{k.noun}s' for k in used)}: name {nouns}, not both"
             size = self._run(p.size, env, p.name) if p.size is not None else None
             if size is not None and len(value) != size:
                 return f"{len(value)} {comp.noun}(s) named where {size} are needed"
@@ -297,6 +329,7 @@ class Machine:
         violations = self.check(state, play)
         move = self.rules.moves.get(play.kind)
         new = state.copy()
+        new.played += 1
         outcome = Outcome(new, violations)
         if move is None or any(v.code == MALFORMED for v in violations) or self._missing(move, play):
             return outcome  # a move that lacks what it needs cannot be applied
@@ -379,6 +412,10 @@ class Machine:
 
         ``state`` is the state *before* the move.
         """
+        return [seen.fact for seen in self.observed(state, play, source)]
+
+    def observed(self, state: State, play: Play, source: Any = None) -> list[Seen]:
+        """As :meth:`observations`, each fact with its rule and the earlier move it takes back."""
         move = self.rules.moves.get(play.kind)
         if move is None or not move.observe:
             return []
@@ -395,7 +432,12 @@ class Machine:
                 raise RuleError(f"{where}: {ob.fact.source}: a fact must say something about hidden cards")
             viewers = _viewers(self._run(ob.seen_by, env, where), state.players, where)
             text = ob.says.render(env) if ob.says is not None else None
-            out.append(Fact(fact, viewers, source, text))
+            withdraws = None
+            if ob.withdraws is not None:
+                withdraws = self._run(ob.withdraws, env, where)
+                if withdraws is not None and (isinstance(withdraws, bool) or not isinstance(withdraws, int)):
+                    raise RuleError(f"{where}: withdraws: {ob.withdraws.source}: a move number, not {withdraws!r}")
+            out.append(Seen(ob, Fact(fact, viewers, source, text), withdraws))
         return out
 
     def observed_value(self, state: State, play: Play, param: str, world: Mapping[str, str]) -> int | None:
@@ -423,6 +465,10 @@ class Machine:
             yield dict(zip((n for n, _v in axes), values))
 
     def _options(self, p: MoveParam, env: Mapping[str, Any], state: State) -> list[Any]:
+        if p.type == "choice":
+            return list(p.values)
+        if p.type == "flag":
+            return [False, True]
         if p.type == "item":
             return list(self.rules.components[p.of].items)  # type: ignore[index]
         if p.type == "token_value":
@@ -494,6 +540,8 @@ class Machine:
                 continue
             if p.type == "item":
                 args[p.name] = rng.choice(list(self.rules.components[p.of].items))  # type: ignore[index]
+            elif p.type in ("choice", "flag"):
+                args[p.name] = rng.choice(list(p.values) if p.type == "choice" else [False, True])
             elif p.type == "player":
                 args[p.name] = rng.choice(list(state.players))
             elif p.type == "token_value":

@@ -41,10 +41,18 @@ PARAMETER = obj({"value": PARAM_VALUE, "min": {"type": "integer"}, "max": {"type
                  "cite": CITE, "doc": {"type": "string"}}, ["value", "cite"])
 REQUIRE = obj({"id": ID, "when": EXPR, "expr": EXPR, "code": CODE, "message": {"type": "string"},
                "cite": CITE}, ["id", "expr", "code", "message", "cite"])
-PARAM_TYPES = ["item", "items", "count", "player", "token_value", "token_reveals"]
+PARAM_TYPES = ["item", "items", "count", "player", "token_value", "token_reveals", "choice", "flag"]
+SCALAR = {"type": ["string", "boolean", "integer"]}
 MOVE_PARAM = obj({
     "type": {"enum": PARAM_TYPES},
-    "of": {**ID, "description": "The component whose items an item or items parameter names."},
+    "of": {"oneOf": [ID, {"type": "array", "minItems": 1, "items": ID}],
+           "description": "The component whose items an item or items parameter names (items: or a list of "
+                          "components)."},
+    "one_component": {"type": "boolean", "description": "An items parameter of several components: all its items "
+                      "from the same one."},
+    "values": {"type": "array", "minItems": 1, "items": SCALAR, "description": "The values a choice takes."},
+    "default": {**SCALAR, "description": "The value of an absent choice or flag."},
+    "unknown": {"type": "boolean", "description": "An item parameter may be recorded as ? (there, not known which)."},
     "size": EXPR, "max": EXPR,
     "distinct": {**ID, "description": "An attribute no two of the items may share."},
     "optional": {"type": "boolean"}, "code": CODE, "cite": CITE}, ["type"])
@@ -99,10 +107,16 @@ DEAL = obj({"cite": CITE, "decks": {"type": "object", "minProperties": 1, "addit
 TOKENS = obj({"noun": WORD, "plural": WORD, "on": ID, "supply": EXPR, "cite": CITE}, ["noun", "on", "supply"])
 RECORD = obj({"zone": ID, "shown": {"type": "boolean"}, "token_values": {"const": True},
               "tokens_shown": {"const": True}, "scores": {"const": True}, "winners": {"const": True},
+              "player_item": ID, "distinct": {"type": "boolean"},
               "cite": CITE}, [], description="What one key of the log records: the cards of a player's zone "
               "(zone: FAMILY), token values in the order placed (token_values), tokens turned up at the end "
-              "(tokens_shown), scores or winners.")
-OBSERVATION = obj({"fact": EXPR, "seen_by": EXPR, "when": EXPR, "says": {"type": "string"}, "cite": CITE},
+              "(tokens_shown), scores or winners; in setup:, one item of a component per player "
+              "(player_item: COMPONENT, distinct: no two the same).")
+OBSERVATION = obj({"fact": EXPR, "seen_by": EXPR, "when": EXPR, "says": {"type": "string"}, "cite": CITE,
+                   "check": {**ID, "description": "The log check (an id of log_checks:, of kind observations) "
+                             "that reports a clash of this fact; default: the first of kind observations."},
+                   "withdraws": {**EXPR, "description": "The number of an earlier move (1-based) whose facts this "
+                                 "observation takes back, shown to be a mistake."}},
                   ["fact", "seen_by", "cite"])
 
 # The generic checks of checker/ that a rule file may give a code (log_checks).
@@ -144,9 +158,10 @@ RULES = {
                 "points": EXPR, "cite": CITE}, ["id", "cite"])},
             "winners": obj({"expr": EXPR, "define": {"type": "object", "additionalProperties": EXPR}, "cite": CITE}, ["expr", "cite"])},
             ["winners"]),
-        "log": obj({"private": {"type": "object", "additionalProperties": RECORD},
+        "log": obj({"setup": {"type": "object", "additionalProperties": RECORD},
+                    "private": {"type": "object", "additionalProperties": RECORD},
                     "end": {"type": "object", "additionalProperties": RECORD}},
-                   description="What a game log may record beyond its moves (its private: and end: keys)."),
+                   description="What a game log may record beyond its moves (its setup:, private: and end: keys)."),
         "log_checks": {"type": "array", "description": "Checks of a whole game log beyond one move's requirements "
                        "(consistency, scoring): each names a generic check of the log checker and gives it "
                        "the game's code, rule and citation.",

@@ -137,22 +137,61 @@ class Require:
     position: Position | None
 
 
-ParamType = Literal["item", "items", "count", "player", "token_value", "token_reveals"]
+ParamType = Literal["item", "items", "count", "player", "token_value", "token_reveals", "choice", "flag"]
 #: Parameter types a player chooses (the others record what the table observed).
-CHOICE_TYPES = frozenset({"item", "items", "token_value", "player"})
+CHOICE_TYPES = frozenset({"item", "items", "token_value", "player", "choice", "flag"})
+
+
+class _Unknown:
+    """An item a log records as there but not known which ("?"): a card shown to
+    someone else.  Rule expressions compare it with the name ``unknown``."""
+
+    _instance: "_Unknown | None" = None
+
+    def __new__(cls) -> "_Unknown":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "?"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+#: The one unknown item (see :class:`_Unknown`); a log writes it ``?``.
+UNKNOWN = _Unknown()
 
 
 @dataclass(frozen=True)
 class MoveParam:
+    """One parameter of a move.
+
+    ``item`` and ``items`` name items of ``of`` (or, for ``items``, of one of
+    ``components`` when there are several: with ``one_component`` all of
+    them from the same one); ``choice`` is one of ``values``; ``flag`` is
+    true or false.  ``default`` is the value an absent ``choice`` or
+    ``flag`` takes; ``unknown`` lets an ``item`` be recorded as ``?``
+    (there, but not known which).
+    """
+
     name: str
     type: str
-    of: str | None = None          # the component of an item / items parameter
+    of: str | None = None          # the component of an item / items parameter (the first of several)
     size: Expr | None = None
     max: Expr | None = None
     distinct: str | None = None    # an attribute whose values the items must not share
     optional: bool = False
     code: str | None = None
     cite: Cite | None = None
+    components: tuple[str, ...] = ()   # every component an items parameter may name
+    one_component: bool = False        # all the items from one of them
+    values: tuple[Any, ...] = ()       # the values of a choice
+    default: Any = None                # an absent choice or flag
+    unknown: bool = False              # an item may be recorded as unknown ("?")
 
 
 @dataclass(frozen=True)
@@ -177,6 +216,8 @@ class Observation:
     says: Template | None          # the fact in the game's words
     cite: Cite
     position: Position | None = None
+    check: str | None = None       # the log check (by id) that reports a clash of this fact
+    withdraws: Expr | None = None  # the number of an earlier move whose facts this one takes back
 
 
 @dataclass(frozen=True)
@@ -321,20 +362,29 @@ class TokenSpec:
     cite: Cite | None
 
 
-RecordKind = Literal["zone", "token_values", "tokens_shown", "scores", "winners"]
+RecordKind = Literal["zone", "token_values", "tokens_shown", "scores", "winners", "player_item"]
 
 
 @dataclass(frozen=True)
 class RecordSpec:
-    """What a key of a log's ``private:`` or ``end:`` section records."""
+    """What a key of a log's ``setup:``, ``private:`` or ``end:`` section records.
+
+    ``setup:`` is public and comes before the moves: the cards of zones
+    everyone sees, and ``player_item`` records (one item of ``component``
+    per player, e.g. each player's colour; ``distinct``: no two the same),
+    which every log must give and rule expressions read as
+    ``setup.<key>[player]``.
+    """
 
     key: str
-    section: str               # private | end
+    section: str               # setup | private | end
     kind: str                  # one of RecordKind
     zone: str | None = None    # the zone family of a ``zone`` record
     shown: bool = False        # shown to everyone (at the end)
     per_player: bool = True    # a ``zone`` record of a family with one zone per player
     cite: Cite | None = None
+    component: str | None = None  # the component of a ``player_item`` record
+    distinct: bool = False        # a ``player_item`` record gives every player another item
 
 
 @dataclass

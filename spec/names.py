@@ -23,10 +23,12 @@ __all__ = ["STATIC_NAMES", "STATE_NAMES", "TOKEN_NAMES", "SCORING_NAMES", "stati
 
 #: Readable without a game in progress (checks of the rules, the deal's sizes).
 STATIC_NAMES = frozenset({"params", "options", "name"})
-#: Readable during a game (requirements, effects, observations, state).
+#: Readable during a game (requirements, effects, observations, state).  ``setup``
+#: holds the log's public set-up (``setup.<key>[player]``), ``move_number`` the
+#: 1-based number of the move in the log, ``unknown`` the item a log records as ``?``.
 STATE_NAMES = STATIC_NAMES | frozenset({
     "players", "n_players", "actor", "phase", "turn", "first", "out", "active", "ended", "vars", "move",
-    "next_active", "everyone",
+    "next_active", "everyone", "setup", "move_number", "unknown",
 })
 #: Given by a ``tokens:`` section.
 TOKEN_NAMES = frozenset({"spaces", "tokens", "tokens_left", "tokens_left_of"})
