@@ -329,12 +329,13 @@ class Machine:
         violations = self.check(state, play)
         move = self.rules.moves.get(play.kind)
         new = state.copy()
-        new.played += 1
         outcome = Outcome(new, violations)
         if move is None or any(v.code == MALFORMED for v in violations) or self._missing(move, play):
+            new.played += 1
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
         self._effects(move.effects, new, play, self._args(move, play), outcome)
+        new.played += 1  # after the effects, which read this move's number
         return outcome
 
     def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome,
