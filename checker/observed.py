@@ -51,9 +51,11 @@ class Observed:
         if earlier is not None and player in earlier.cards:
             before = earlier.cards[player]
             if sorted(c.value for c in before) != sorted(c.value for c in cards):
-                report("zone-shown", f"{player or record.spec.zone} shows {self.names(cards)}, but their "
-                       f"{earlier.key} was recorded as {self.names(before)}", cards[0].position,
-                       (Related(f"{player or record.spec.zone}'s {earlier.key} recorded here", before[0].position),))
+                whose = f"{player} shows {self.names(cards)}, but their {earlier.key} was" if player else \
+                    f"the {record.key} shown is {self.names(cards)}, but the {earlier.key} was"
+                report("zone-shown", f"{whose} recorded as {self.names(before)}", cards[0].position,
+                       (Related(f"{player}'s {earlier.key} recorded here" if player else
+                                f"the {earlier.key} recorded here", before[0].position),))
                 return
         zone = zone_id(record.spec.zone, player or None)  # type: ignore[arg-type]
         seen_by = ctx.deal.zone(zone).seen_by
