@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+from ..spec.env import static_env
 from ..spec.loader import load_rules, schema_diagnostics, schema_errors
 from ..spec.logschema import sections_schema
 from ..spec.machine import Play
@@ -308,7 +309,12 @@ class _Parser:
         deal = self.rules.deal
         deck = deal.deck_of_family(spec.zone) if deal else None  # type: ignore[arg-type]
         per_player = deal is not None and deal.families()[spec.zone].per_player  # type: ignore[index]
-        out = {}
+        out: dict[str, tuple[Recorded, ...]] = {}
+        if deck is not None and deck.when is not None and not deck.when.test(static_env(self.rules)):
+            self.error("LG101", f"'{spec.key}' records the {spec.zone} zone, which {self.rules.canonical_name} "
+                       "does not deal", pos, hint=f"the deck is dealt when {deck.when.source} (a house rule or "
+                       "variant switches it on)")
+            return ZoneRecord(spec, out)
         entries = self.by_player(node).items() if per_player else [("", (node, pos, pos))]
         for who, (value, pos, _k) in entries:
             given = [(v, value.pos_of(i)) for i, v in enumerate(value)] if isinstance(value, list) else [(value, pos)]

@@ -128,7 +128,8 @@ class Observed:
             else:
                 where, player, key, rec = source
                 verb = "shown" if where == "end" else "recorded"
-                out.append(Related(f"{player}'s {key} {ctx.name(rec.value)} {verb} here", rec.position))
+                whose = f"{player}'s {key}" if player in ctx.log.header.players else f"the {key}"
+                out.append(Related(f"{whose} {ctx.name(rec.value)} {verb} here", rec.position))
         return tuple(out)
 
     def text(self, play: Play) -> str:
