@@ -2,11 +2,14 @@
 
 A move belongs to the phases its requirements name (``phase == 'x'``); its
 effects give the transitions (``phase:`` and ``end:``), labelled with the
-conditions (``when:``) that lead there.
+conditions (``when:``) that lead there.  A condition on the phase itself
+(``phase == 'x' and ...``, ``not (phase == 'x')``) keeps a path to the phase
+it names, and is left out of the label there.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -54,6 +57,28 @@ def _paths(effects: Sequence[Effect], conds: tuple[str, ...] = (),
     return _paths(rest, conds, target)
 
 
+_IS = re.compile(r"^phase == '([^']*)'(?: and (.+))?$")
+_IS_NOT = re.compile(r"^not \(phase == '([^']*)'\)$")
+
+
+def _on_phase(phase: str, conds: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The conditions of a path taken from ``phase``, those on the phase itself left out;
+    None when one of them rules the phase out."""
+    kept = []
+    for cond in conds:
+        if (found := _IS.match(cond)) is not None:
+            if found.group(1) != phase:
+                return None
+            if found.group(2):
+                kept.append(found.group(2))
+        elif (found := _IS_NOT.match(cond)) is not None:
+            if found.group(1) == phase:
+                return None
+        else:
+            kept.append(cond)
+    return tuple(kept)
+
+
 def edges(rules: Ruleset) -> list[Edge]:
     out: list[Edge] = []
     for move in rules.moves.values():
@@ -61,6 +86,10 @@ def edges(rules: Ruleset) -> list[Edge]:
             seen = set()
             for target, conds in _paths(tuple(move.effects)):
                 target = target or phase
+                on = _on_phase(phase, conds)
+                if on is None:
+                    continue
+                conds = on
                 label = move.name + (" [" + " and ".join(c for c in conds if c) + "]" if conds else "")
                 key = (target, label)
                 if key not in seen:

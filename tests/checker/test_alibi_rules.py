@@ -304,3 +304,32 @@ def test_random_legal_games_are_clean(n, flags):
         report = check_text(text, "game.yaml")
         assert report.diagnostics == [], (seed, report.format_text(), text)
         assert report.ended and report.status == 0
+
+
+# -- the commands ------------------------------------------------------------------------
+
+def test_rules_validate_show_graph_and_explain(capsys):
+    from ruleslawyer.checker.cli import main
+    from ruleslawyer.checker.codes import explain, game_codes
+
+    assert main(["rules", "validate", "perfect-alibi", "rival", "unforgiving"]) == 0
+    assert capsys.readouterr().out == "perfect-alibi: ok\nrival: ok\nunforgiving: ok\n"
+    for variant, hand in (("3p", 5), ("4p", 3), ("5p", 3)):
+        assert main(["rules", "show", "perfect-alibi", "--variant", variant, "--house", "rival"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"perfect-alibi[players={variant[0]}]+rival") and f"hand_size         {hand}" in out
+    assert main(["rules", "graph", "perfect-alibi"]) == 0
+    graph = capsys.readouterr().out
+    assert "assistants --> play: choose [len(vars.chosen) == n_players]" in graph
+    assert "play --> play: choose [" not in graph and "play --> [*]: guess [move.correct]" in graph
+    assert main(["rules", "explain", "perfect-alibi", "PA222"]) == 0
+    assert "cards that was asked about" in capsys.readouterr().out
+    for code in sorted(game_codes(RULES)):
+        text = explain(code)
+        assert text is not None and "Cites:" in text and f"perfect-alibi/violations/{code}.yaml" in text, code
+
+
+def test_a_log_of_the_rival_deck_without_the_variant_is_unusable(run):
+    report = check_text(log_text(choose(), hands=True, rivals=True), "log.yaml")
+    assert report.status == 2 and [d.code for d in report.diagnostics] == ["LG101"]
+    assert "does not deal" in report.diagnostics[0].message
