@@ -27,6 +27,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/solve_bench.py
 	$(BIN)/python benchmarks/check_bench.py
+	$(BIN)/python benchmarks/alibi_check_bench.py
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
