@@ -20,6 +20,9 @@ demo: $(STAMP)
 	$(BIN)/ruleslawyer solve examples/lady-alice/clean-4p.yaml --as Gordon --at 15 --hindsight
 	@echo "--- a log with a violation (exit status 1 expected):"
 	-$(BIN)/ruleslawyer check examples/lady-alice/violations/LA212.yaml
+	@echo "--- Perfect Alibi: a complete game, the rulebook's Rival example, a violation (exit status 1 expected):"
+	$(BIN)/ruleslawyer check examples/perfect-alibi/clean-4p.yaml examples/perfect-alibi/rulebook-rival.yaml
+	-$(BIN)/ruleslawyer check examples/perfect-alibi/violations/PA310.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
