@@ -8,7 +8,7 @@ game::
     players: [Helen, Gordon, John, Audrey]
     first: Helen
     setup:                       # public, declared by the rule file's log: section
-      <player item record>: {Helen: <item>, ...}   # one item per player (e.g. a colour), required
+      <player item record>: {Helen: <item>, ...}   # one item per player, required
       <zone record>: [<card>, ...]                 # the cards of a zone everyone sees
     private:                     # keys declared by the rule file's log: section
       <zone record>: {Helen: <card>}     # the cards of a player's zone, when known

@@ -3,7 +3,7 @@
 The header (rules, variant, house, players, first) is the same for every
 game; what ``setup:``, ``private:`` and ``end:`` may hold is declared by the
 rule file (``log:``), so their schema is built from it.  ``setup:`` is the
-public set-up of the table (e.g. each player's colour, the cards dealt face
+public set-up of the table (an item for each player, the cards dealt face
 up); a rule file that declares ``player_item`` records in it makes them
 required.  ``spec/log.schema.json`` is the header schema alone (the three
 sections left open), which is what a log is checked against before its

@@ -371,7 +371,7 @@ class RecordSpec:
 
     ``setup:`` is public and comes before the moves: the cards of zones
     everyone sees, and ``player_item`` records (one item of ``component``
-    per player, e.g. each player's colour; ``distinct``: no two the same),
+    per player; ``distinct``: no two the same),
     which every log must give and rule expressions read as
     ``setup.<key>[player]``.
     """
