@@ -26,8 +26,8 @@ from ruleslawyer.spec.loader import load_rules
 
 from ..checker.alibi_games import play
 from .hostile_helpers import ROOT
-from .test_fuzz import (SLOW, _check_log_text, _paths, check_diagnostics, documents, dump, fuzz, mutated, outcome,
-                        scalars, scratch, write)  # noqa: F401
+from .test_fuzz import (SLOW, _check_log_text, _paths, dump, fuzz, mutated, outcome, scalars,  # noqa: F401
+                        scratch, write)
 
 RULES_FILE = ROOT / "rules" / "perfect-alibi.yaml"
 PERFECT_ALIBI = yaml.safe_load(RULES_FILE.read_text())
@@ -35,18 +35,6 @@ RULE_PATHS = [p for p in _paths(PERFECT_ALIBI) if p]
 CLEAN_LOG = (ROOT / "examples" / "perfect-alibi" / "clean-4p.yaml").read_text()
 CLEAN = yaml.safe_load(CLEAN_LOG)
 LOG_PATHS = [p for p in _paths(CLEAN) if p]
-
-
-def _report(scratch, text: str, name: str = "alibi-log.yaml"):
-    path = write(scratch, name, text)
-    start = time.perf_counter()
-    report = check_text(text, str(path))
-    assert time.perf_counter() - start < SLOW
-    out = "\n".join(d.format_text() for d in report.diagnostics)
-    assert report.status in (0, 1, 2), f"status {report.status}:\n{out}"
-    check_diagnostics(report.diagnostics, path, text)
-    assert report.status != 2 or report.errors
-    return report
 
 
 # -- the rule file ---------------------------------------------------------------------
@@ -111,7 +99,7 @@ def test_legal_games_with_moves_changed(scratch, seed, players, flags, edits):
             lines[i] = lines[i].replace("Blue", words[k % len(words)], 1)
         if not lines:
             break
-    _report(scratch, head + "moves:\n" + "".join(lines) + "end:\n" + end)
+    _check_log_text(scratch, head + "moves:\n" + "".join(lines) + "end:\n" + end)
 
 
 PLAYERS = ["Yellow", "Blue", "Green", "Red"]
@@ -150,4 +138,4 @@ def test_random_moves(scratch, seq, house, private):
         doc["house"] = house
     if private:
         doc["private"] = private
-    _report(scratch, dump(doc))
+    _check_log_text(scratch, dump(doc))
