@@ -17,6 +17,7 @@ from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
 from ..spec.loader import load_rules, validate_file
+from .capacity import capacity_problems, load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 
@@ -124,7 +125,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
         for path in args.files:
-            diags = validate_file(path)
+            diags = validate_file(path, capacity_problems)
             all_diags.extend(diags)
             if diags:
                 status = EXIT_USAGE
@@ -132,7 +133,7 @@ def _rules(args: argparse.Namespace) -> int:
                 print(f"{path}: ok")
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
-    rules = load_rules(args.rules, variant=args.variant, house=args.house)
+    rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
             print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))

@@ -43,6 +43,7 @@ from ..spec.logschema import sections_schema
 from ..spec.machine import Play
 from ..spec.model import Move, MoveParam, RecordSpec, Ruleset
 from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
+from .capacity import load_usable
 from .names import Names, fold
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
@@ -201,7 +202,7 @@ def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Rulese
     hit = _CACHE.get(key)
     if hit is not None and _stamp(tuple(f for f, _ in hit[1])) == hit[1]:
         return hit[0]
-    rules = load_rules(ref, variant=variant, house=list(house))
+    rules = load_usable(ref, variant=variant, house=list(house))
     _CACHE[key] = (rules, _stamp(rules.files))
     return rules
 

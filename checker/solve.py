@@ -43,7 +43,13 @@ def run_solve(args: argparse.Namespace) -> int:
                            "after_move": args.at if args.at is not None else moves}
     result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
-    if args.explain:
+    errors = [d for d in rep.reporter.diagnostics if d.severity == "error"]
+    if errors:  # the answers take the moves as played; say first that the log is wrong
+        out["problems"] = [d.to_json() for d in errors]
+    if not result.consistent:
+        found = queries.first_inconsistent(rep.deal, facts, view)
+        out["inconsistent"] = {"because": [describe_fact(rules, rep, f) for f in found.facts]} if found else {}
+    if args.explain and result.consistent:
         card = _card(rules, rep, args.explain)
         if card is None:
             names = [rules.name(c) for c in rep.deal.solution_cards]
@@ -60,7 +66,7 @@ def run_solve(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
     else:
         print(render_text(rules, rep, out))
-    return 0
+    return 1 if errors or not result.consistent else 0
 
 
 def _noun(rules: Ruleset, rep: Replay) -> str:
@@ -104,9 +110,19 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
     """The solution's cards laid out by group, each with its status and chance."""
     solve = out["solve"]
     word = rules.solution_word
-    lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}",
-             f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
-             + ("; the solution is determined" if solve.get("determined") else "")]
+    lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}"]
+    if out.get("problems"):
+        n = len(out["problems"])
+        lines.append(f"this log breaks the rules ({n} error{'s' * (n != 1)}; 'ruleslawyer check' says where); "
+                     "the answers below take its moves as played")
+    if "inconsistent" in out:
+        lines.append(f"no deal fits what this viewpoint saw, because:")
+        for b in out["inconsistent"].get("because", []):
+            where = f"{b['at']}: " if b["at"] else ""
+            lines.append(f"  {where}move {b['move']}: {b['words']}")
+        return "\n".join(lines)
+    lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
+                 + ("; the solution is determined" if solve.get("determined") else ""))
     if solve.get("worlds") == "deals":
         lines.append(f"{solve.get('count')} deals fit")
     status = solve.get("status", {})

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import jsonschema
 
@@ -500,18 +500,25 @@ def _check_deal(rules: Ruleset, ctx: Ctx) -> None:
         ctx.error("RL131", f"the deal cannot be dealt: {message}", pos or position_of(rules.deal, None))
 
 
-def validate_file(path: str) -> list[Diagnostic]:
-    """Diagnostics for one rule file or overlay (every variant of a rule file)."""
+def validate_file(path: str, also: Callable[[Ruleset], list[Diagnostic]] | None = None) -> list[Diagnostic]:
+    """Diagnostics for one rule file or overlay (every variant of a rule file).
+
+    ``also`` is a further check of each resolved rule set (the checker's: can the
+    solver answer for it?).
+    """
     try:
         first = load_rules(path)
     except DiagnosticError as exc:
         return list(exc.diagnostics)
+    sets = [first]
     out: list[Diagnostic] = []
     if not first.house:
         doc = read_yaml(find_rule_file(path))  # type: ignore[arg-type]
         for v in doc["variants"]["list"]:
             try:
-                load_rules(path, variant=v)
+                sets.append(load_rules(path, variant=v))
             except DiagnosticError as exc:
                 out.extend(exc.diagnostics)
+    for rules in sets if also is not None else ():
+        out.extend(d for d in also(rules) if d not in out)  # type: ignore[misc]
     return out
