@@ -62,11 +62,38 @@ def run_solve(args: argparse.Namespace) -> int:
         first = queries.first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
+        out["claims"] = grade_claims(rep, args.at)
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
     else:
         print(render_text(rules, rep, out))
     return 1 if errors or not result.consistent else 0
+
+
+def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
+    """Each move that asserts something about the deal (its rules' ``claims:``, e.g. a guess),
+    graded from its player's viewpoint just before it: certain, a gamble or impossible."""
+    from ..solver.errors import SolverError
+    from ..solver.z3engine import Z3Knowledge
+    from ..spec.facts import negate
+
+    out = []
+    for step in rep.steps:
+        if upto is not None and step.number > upto:
+            break
+        claim = rep.machine.claim(step.before, step.play) if step.facts or step.play.kind else None
+        if claim is None:
+            continue
+        view = queries.Viewpoint.of_player(step.play.actor)
+        seen = [f for f in rep.facts(step.number - 1) if view.sees(f)]
+        try:
+            known = Z3Knowledge.initial(rep.deal).with_facts(seen)
+            can, can_not = known.possible(claim), known.possible(negate(claim))
+            grade = "certain" if not can_not and can else "impossible" if not can else "a gamble"
+        except SolverError:
+            grade = "unknown (no deal fits what the player saw)"
+        out.append({"move": step.number, "player": step.play.actor, "kind": step.play.kind, "when_made": grade})
+    return out
 
 
 def _noun(rules: Ruleset, rep: Replay) -> str:
@@ -177,4 +204,6 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
             when = "not yet" if step is None else f"after move {step}"
             could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
             lines.append(f"  {who}: {when}{could}")
+        for c in out.get("claims", []):
+            lines.append(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made")
     return "\n".join(lines)
