@@ -16,6 +16,7 @@ from typing import Any
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.facts import Fact
+from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .log import parse_log
 from .replay import Replay, replay
@@ -81,7 +82,10 @@ def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
     for step in rep.steps:
         if upto is not None and step.number > upto:
             break
-        claim = rep.machine.claim(step.before, step.play) if step.facts or step.play.kind else None
+        try:
+            claim = rep.machine.claim(step.before, step.play)
+        except RuleError:  # a move too broken to say what it claims (its own error is in the report)
+            continue
         if claim is None:
             continue
         view = queries.Viewpoint.of_player(step.play.actor)
