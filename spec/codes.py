@@ -31,8 +31,12 @@ _CODES = [
     CodeInfo("RL007", "syntax", "A mapping key that is itself a list or mapping.", "? [a, b]\n: 1"),
     CodeInfo("RL008", "syntax", "A YAML tag: only plain data is read, nothing is ever constructed or executed.",
              "x: !!python/object/apply:os.system [ls]"),
+    CodeInfo("RL009", "input", "A key or value longer than the limit (RULESLAWYER_MAX_STRING, default 10,000 "
+             "characters).", "notes: \"xxxx... (20,000 characters)\""),
     CodeInfo("RL010", "usage", "A command-line argument that does not fit the input (a move number past the "
              "end of the log, a player or clue that is not in it).", "ruleslawyer solve game.yaml --at 999"),
+    CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
+             "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),

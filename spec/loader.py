@@ -326,7 +326,7 @@ class _Builder:
 
 def _load_doc(path: Path, schema: str, ctx: _Ctx) -> LMap | None:
     try:
-        doc = read_yaml(path)
+        doc = read_yaml(path, declared="ruleslawyer")
     except DiagnosticError as exc:
         ctx.diagnostics.extend(exc.diagnostics)
         return None
@@ -381,7 +381,7 @@ def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Pa
 
 def _is_overlay(path: Path) -> bool:
     try:
-        doc = read_yaml(path)
+        doc = read_yaml(path, declared="ruleslawyer")
     except DiagnosticError:
         return False
     return isinstance(doc, dict) and "extends" in doc
