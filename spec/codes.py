@@ -56,6 +56,13 @@ _CODES = [
     CodeInfo("RL130", "rules", "A number outside its allowed range.", "parameters:\n  counters_per_space: 0"),
     CodeInfo("RL131", "rules", "Parameters that contradict a check of the rule file.",
              "parameters:\n  evidence_per_category: [2, 2, 1, 1]   # 6 evidence cards, 4 players"),
+    CodeInfo("RL132", "rules", "A rule expression goes past a limit of the expression language: a rule function "
+             "that calls itself (directly or through others), calls that multiply past the work budget, or, while "
+             "a log is replayed, more work than the budget (RULESLAWYER_MAX_STEPS, default 1,000,000 steps), calls "
+             "nested more than 50 deep, a string longer than RULESLAWYER_MAX_STRING or a number of more than 4096 "
+             "bits; '%' formatting and repetition of strings or lists are refused.  The rule file is unusable as it "
+             "stands (exit status 2).",
+             "functions:\n  boom: {args: [n], expr: \"0 if n == 0 else boom(n - 1) + boom(n - 1)\"}"),
     CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
     CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),

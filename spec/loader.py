@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 import jsonschema
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
-from .expr import Expr, compile_expr
+from .expr import MAX_STEPS, Expr, LimitError, compile_expr
 from .model import (Category, Cite, Clue, Effect, Flow, Function, LogCheck, Move, MoveParam, Observation,
                     Option, Require, Ruleset, Scoring, ScoringStep, Setting, Template)
 from .source import LMap, LSeq, position_of, read_yaml
@@ -561,9 +561,70 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         categories=categories, clues=clues, params=params, options=options, state=state, flow=flow,
         moves=moves, functions=functions, scoring=scoring, aliases=aliases, log_checks=log_checks)
     _check_names(b, rules, ctx)
+    _check_calls(b, functions, ctx)
     if not ctx.diagnostics:
         _run_checks(rules, checks, ctx)
     return rules
+
+
+def _check_calls(b: _Builder, functions: dict[str, Function], ctx: _Ctx) -> None:
+    """No rule function may call itself, directly or through others, and no
+    expression may make more calls of rule functions than the work budget.
+
+    Comprehensions run over data and every call costs a step, so with no
+    recursion every evaluation ends; these checks say so at load time for
+    the work that calls alone would multiply (RL132).
+    """
+    callees = {name: [c for c in fn.expr.calls if c in functions and c not in fn.args]
+               for name, fn in functions.items()}
+    refs = {name: (set(callees[name]) | (fn.expr.names & functions.keys())) - set(fn.args)
+            for name, fn in functions.items()}
+    # Callees first (Kahn): what is left over reaches a cycle.
+    waiting = {name: len(r) for name, r in refs.items()}
+    callers: dict[str, list[str]] = {name: [] for name in functions}
+    for name, r in refs.items():
+        for callee in r:
+            callers[callee].append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    order: list[str] = []
+    while ready:
+        name = ready.pop()
+        order.append(name)
+        for caller in callers[name]:
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ready.append(caller)
+    left = set(functions) - set(order)
+    reported: set[str] = set()
+    for name in functions:
+        if name not in left or name in reported:
+            continue
+        seen: dict[str, int] = {}  # follow left-over callees until one repeats: a cycle
+        path = [name]
+        while path[-1] not in seen:
+            seen[path[-1]] = len(path) - 1
+            path.append(min(c for c in refs[path[-1]] if c in left))
+        cycle = path[seen[path[-1]]:]
+        if reported & set(cycle):
+            continue
+        reported.update(cycle)
+        ctx.error("RL132", f"function '{cycle[0]}' calls itself ({' -> '.join(cycle)}): rule functions may not "
+                  "recurse", functions[cycle[0]].expr.position)
+    # Calls of rule functions made by one call of each function, and by each expression.
+    cap = MAX_STEPS + 1
+    cost: dict[str, int] = {}
+    for name in order:
+        cost[name] = min(cap, 1 + sum(cost[c] for c in callees[name]))
+    too_many = {name for name in order if cost[name] >= cap and all(cost[c] < cap for c in callees[name])}
+    for name in sorted(too_many, key=list(functions).index):
+        ctx.error("RL132", f"one call of function '{name}' makes more than {MAX_STEPS:,} calls of rule functions",
+                  functions[name].expr.position)
+    own = {id(fn.expr) for fn in functions.values()}
+    for expr, pos, _extra in b.exprs:
+        called = [cost[c] for c in expr.calls if c in cost]
+        if id(expr) not in own and sum(called) >= cap and max(called) < cap:
+            ctx.error("RL132", f"one evaluation of this expression makes more than {MAX_STEPS:,} calls of rule "
+                      "functions", pos)
 
 
 def _add_house_requires(b: _Builder, moves: dict[str, Move],
@@ -701,6 +762,9 @@ def _run_checks(rules: Ruleset, checks: list[Any], ctx: _Ctx) -> None:
             continue
         try:
             ok = expr.test(env)
+        except LimitError as exc:
+            ctx.error("RL132", f"check could not be evaluated: {exc}", pos)
+            continue
         except Exception as exc:  # noqa: BLE001 - a rule's own check failing is a diagnostic
             ctx.error("RL131", f"check could not be evaluated: {exc}", pos)
             continue
