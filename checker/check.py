@@ -6,6 +6,8 @@ report with status 2 and the diagnostics that say why.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, Related, Reporter, StopReplay
 from ..spec.expr import LimitError, expr_error_of
 from ..spec.machine import RuleError
@@ -20,19 +22,19 @@ __all__ = ["check_log", "check_text", "check_parsed", "rule_failure"]
 LIMIT = "RL132"
 
 
-def check_log(path: str, strict: bool = False) -> LogReport:
-    """Check one log file; ``strict`` stops at the first error."""
+def check_log(path: str, strict: bool = False, allow: Iterable[str] | None = None) -> LogReport:
+    """Check one log file; ``strict`` stops at the first error; ``allow``: see :func:`parse_log`."""
     try:
-        log, rules = parse_log(path)
+        log, rules = parse_log(path, allow)
     except DiagnosticError as exc:
         return LogReport(str(path), None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)
 
 
-def check_text(text: str, path: str = "<log>", strict: bool = False) -> LogReport:
+def check_text(text: str, path: str = "<log>", strict: bool = False, allow: Iterable[str] | None = None) -> LogReport:
     """As :func:`check_log`, for a log given as text."""
     try:
-        log, rules = parse_log_text(text, path)
+        log, rules = parse_log_text(text, path, allow)
     except DiagnosticError as exc:
         return LogReport(path, None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)

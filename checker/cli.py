@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("logs", nargs="+", metavar="LOG")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    _allow_path(check)
 
     explain = sub.add_parser("explain", help="what a diagnostic code means")
     explain.add_argument("code")
@@ -71,7 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--hindsight", action="store_true", help="when each viewpoint could have known")
     solve.add_argument("--list", type=int, default=10, metavar="N", help="list the solutions when at most N remain")
     solve.add_argument("--format", choices=("text", "json"), default="text")
+    _allow_path(solve)
     return top
+
+
+def _allow_path(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                        help="a folder (besides the log's own) where the rule files and overlays a log "
+                             "names may be (repeatable)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -210,7 +218,7 @@ def _fmt(value: Any) -> str:
 def _check(args: argparse.Namespace) -> int:
     from .check import check_log
 
-    reports = [check_log(path, strict=args.strict) for path in args.logs]
+    reports = [check_log(path, strict=args.strict, allow=args.allow_path) for path in args.logs]
     if args.format == "json":
         print(json.dumps([r.to_json() for r in reports], indent=1, ensure_ascii=False))
     else:
@@ -236,6 +244,11 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    from ..spec.paths import ALLOWED
     from .solve import run_solve
 
-    return run_solve(args)
+    token = ALLOWED.set(tuple(args.allow_path))
+    try:
+        return run_solve(args)
+    finally:
+        ALLOWED.reset(token)

@@ -4,7 +4,7 @@ A log names its rules, the players in seating order and who starts, may
 give private facts, then lists the moves, and may end with the end of the
 game (evidence shown, counters turned up, scores, winner)::
 
-    rules: <game>                # a bundled rule set by name, or a rule file relative to the log
+    rules: <game>                # a bundled rule set by name, or a rule file in the log's folder tree
     players: [Helen, Gordon, John, Audrey]
     first: Helen
     private:
@@ -32,14 +32,16 @@ unusable.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.loader import load_rules, schema_diagnostics
 from ..spec.machine import Play
 from ..spec.model import Move, MoveParam, Ruleset
+from ..spec.paths import PathPolicy
 from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
 from .names import Names, fold
 
@@ -117,17 +119,21 @@ class GameLog:
         return iter(self.moves)
 
 
-def parse_log(path: str) -> tuple[GameLog, Ruleset]:
-    """Read and check a log file; raise :class:`DiagnosticError` if unusable."""
-    return parse_document(read_yaml(path), str(path))
+def parse_log(path: str, allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
+    """Read and check a log file; raise :class:`DiagnosticError` if unusable.
+
+    ``allow``: folders besides the log's own where the files it names may be
+    (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
+    """
+    return parse_document(read_yaml(path), str(path), allow)
 
 
-def parse_log_text(text: str, path: str = "<log>") -> tuple[GameLog, Ruleset]:
+def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path)
+    return parse_document(parse_text(text, path), path, allow)
 
 
-def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
+def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
@@ -136,7 +142,7 @@ def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
         raise DiagnosticError(problems)
-    rules = _rules(doc, path)
+    rules = _rules(doc, path, PathPolicy.for_log(path, allow))
     parser = _Parser(doc, path, rules)
     log = parser.run()
     if parser.diagnostics:
@@ -159,33 +165,32 @@ def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def _local(ref: str, base: Path) -> str:
-    """A name, or a file relative to the log when one is there."""
-    candidate = base / ref
-    return str(candidate) if candidate.is_file() else ref
-
-
-def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Ruleset:
+def load_cached(ref: str, variant: str | None, house: tuple[str, ...],
+                policy: PathPolicy | None = None) -> Ruleset:
     """:func:`load_rules` with a cache invalidated when a rule file changes."""
-    key = (ref, variant, house)
+    key = (ref, variant, house, policy)
     hit = _CACHE.get(key)
     if hit is not None and _stamp(tuple(f for f, _ in hit[1])) == hit[1]:
         return hit[0]
-    rules = load_rules(ref, variant=variant, house=list(house))
+    rules = load_rules(ref, variant=variant, house=list(house), policy=policy)
     _CACHE[key] = (rules, _stamp(rules.files))
     return rules
 
 
-def _rules(doc: LMap, path: str) -> Ruleset:
-    base = Path(path).parent
-    ref = _local(str(doc["rules"]), base)
-    house = tuple(_local(str(h), base) for h in doc.get("house") or ())
+def _rules(doc: LMap, path: str, policy: PathPolicy) -> Ruleset:
+    def found(ref: Any, pos: Position | None) -> str:
+        """The file a name means, when there is one where the log may name it (else the name)."""
+        hit = policy.find(str(ref), None, pos)
+        return str(ref) if hit is None else os.path.abspath(hit)
+
     variant = doc.get("variant")
     defaulted = variant is None
     if defaulted:
         variant = str(len(doc["players"]))
     try:
-        return load_cached(ref, str(variant), house)
+        ref = found(doc["rules"], doc.pos_of("rules"))
+        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ()))
+        return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)
         if defaulted and any(d.code == "RL127" for d in diags):

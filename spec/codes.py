@@ -35,6 +35,11 @@ _CODES = [
              "characters).", "notes: \"xxxx... (20,000 characters)\""),
     CodeInfo("RL010", "usage", "A command-line argument that does not fit the input (a move number past the "
              "end of the log, a player or clue that is not in it).", "ruleslawyer solve game.yaml --at 999"),
+    CodeInfo("RL011", "input", "A game log (its rules: or house:, or the extends: of an overlay it names) names a "
+             "file outside the folders a log may read: a bundled rule set by name, or a file in the log's own folder "
+             "or below (after following links and '..').  Allow another folder with --allow-path DIR on check and "
+             "solve.  Nothing is read: the answer is the same whether the file exists or not.",
+             "rules: /etc/passwd"),
     CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
              "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),

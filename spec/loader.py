@@ -24,6 +24,7 @@ from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you
 from .expr import MAX_STEPS, Expr, LimitError, compile_expr
 from .model import (Category, Cite, Clue, Effect, Flow, Function, LogCheck, Move, MoveParam, Observation,
                     Option, Require, Ruleset, Scoring, ScoringStep, Setting, Template)
+from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .source import LMap, LSeq, position_of, read_yaml
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "deal_patterns", "ENGINE_NAMES"]
@@ -44,7 +45,7 @@ EFFECT_VERBS = ("set", "cover", "reveal", "eliminate", "pass", "clear_passes", "
 
 def rules_dir() -> Path:
     """The bundled rules/ folder."""
-    return SPEC_DIR.parent / "rules"
+    return bundled_dir()
 
 
 def source_path(rules: "Ruleset", src: str) -> Path:
@@ -52,22 +53,27 @@ def source_path(rules: "Ruleset", src: str) -> Path:
     return rules_dir() / "sources" / rules.sources[src]
 
 
-def find_rule_file(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    """A bundled rule set by name (its file name without .yaml) or a path; None when not found."""
+def find_rule_file(name_or_path: str, relative_to: Path | None = None, policy: PathPolicy | None = None,
+                   position: Position | None = None) -> Path | None:
+    """A bundled rule set by name (its file name without .yaml) or a path; None when not found.
+
+    Under a ``policy`` (files named by a log), only where the policy allows
+    (else DiagnosticError RL011 at ``position``), and never relative to the
+    working folder.
+    """
+    if policy is not None:
+        found = policy.find(name_or_path, relative_to, position)
+        return None if found is None else _shown(found)
     candidates = []
     p = Path(name_or_path)
     if relative_to is not None and not p.is_absolute():
         candidates.append(relative_to / p)
     candidates.append(p)
-    if p.suffix not in (".yaml", ".yml") and "/" not in name_or_path:
+    if bare_name(name_or_path):
         candidates.append(rules_dir() / f"{name_or_path}.yaml")
         candidates.append(rules_dir() / "house" / f"{name_or_path}.yaml")
     for c in candidates:
-        try:
-            found = c.is_file()
-        except OSError:  # a name too long for the file system, a loop of links...
-            found = False
-        if found:
+        if is_file(c):
             return _shown(c)
     return None
 
@@ -353,13 +359,18 @@ def deal_patterns(evidence_per_category: Sequence[int], shuffled: bool) -> tuple
 _MAX_CHAIN = 32  # overlays extending overlays: more is a mistake (and would recurse deeply)
 
 
-def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Path, list[LMap]] | None:
+def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = (),
+                 policy: PathPolicy | None = None) -> tuple[Path, list[LMap]] | None:
     """Follow ``extends:`` from an overlay to its base rule file."""
     doc = _load_doc(path, "house.schema.json", ctx)
     if doc is None:
         return None
     base_ref = doc["extends"]
-    base = find_rule_file(base_ref, path.parent)
+    try:
+        base = find_rule_file(base_ref, path.parent, policy, position_of(doc, "extends"))
+    except DiagnosticError as exc:
+        ctx.diagnostics.extend(exc.diagnostics)
+        return None
     if base is None:
         ctx.error("RL141", f"base rule set '{base_ref}' not found", position_of(doc, "extends"),
                   hint="name a bundled rule set or a path relative to this file")
@@ -372,7 +383,7 @@ def _house_chain(path: Path, ctx: _Ctx, seen: tuple[Path, ...] = ()) -> tuple[Pa
         if len(seen) >= _MAX_CHAIN:
             ctx.error("RL140", f"more than {_MAX_CHAIN} overlays extend one another", position_of(doc, "extends"))
             return None
-        chain = _house_chain(base, ctx, seen + (path.resolve(),))
+        chain = _house_chain(base, ctx, seen + (path.resolve(),), policy)
         if chain is None:
             return None
         return chain[0], chain[1] + [doc]
@@ -388,17 +399,19 @@ def _is_overlay(path: Path) -> bool:
 
 
 def load_rules(name_or_path: str, variant: str | None = None,
-               house: Sequence[str] = ()) -> Ruleset:
+               house: Sequence[str] = (), policy: PathPolicy | None = None) -> Ruleset:
     """Load, validate and resolve a rule set; raise DiagnosticError if unusable.
 
     ``name_or_path`` may also be a house overlay: its base is loaded first.
     ``variant`` accepts the variant's name (``5p``) or a bare player count.
+    ``policy``: where the files may be, when an untrusted input names them
+    (see :mod:`spec.paths`).
     """
     ctx = _Ctx([])
-    path = find_rule_file(name_or_path)
-    if path is None and _is_dir(name_or_path):
-        raise DiagnosticError([Diagnostic("RL001", f"{name_or_path} is a directory, not a rule file",
-                                          Position(name_or_path))])
+    path = find_rule_file(name_or_path, policy=policy, position=Position(name_or_path))
+    where = name_or_path if policy is None else str(policy.base / name_or_path)
+    if path is None and _is_dir(where):
+        raise DiagnosticError([Diagnostic("RL001", f"{where} is a directory, not a rule file", Position(where))])
     if path is None:
         known = sorted(p.stem for p in rules_dir().glob("*.yaml"))
         guess = did_you_mean(name_or_path, known)
@@ -406,17 +419,21 @@ def load_rules(name_or_path: str, variant: str | None = None,
                                           hint=f"did you mean '{guess}'?" if guess else f"bundled: {', '.join(known)}")])
     overlays: list[tuple[Path, LMap]] = []
     if _is_overlay(path):
-        chain = _house_chain(path, ctx)
+        chain = _house_chain(path, ctx, policy=policy)
         if chain is None:
             raise DiagnosticError(ctx.diagnostics)
         path = chain[0]
         overlays.extend((Path(d.pos.path), d) for d in chain[1])
     for h in house:
-        hp = find_rule_file(h)
+        try:
+            hp = find_rule_file(h, policy=policy, position=Position(h))
+        except DiagnosticError as exc:
+            ctx.diagnostics.extend(exc.diagnostics)
+            continue
         if hp is None:
             ctx.error("RL001", f"no house-rule file named '{h}'", Position(h))
             continue
-        chain = _house_chain(hp, ctx)
+        chain = _house_chain(hp, ctx, policy=policy)
         if chain is None:
             continue
         if chain[0].resolve() != path.resolve():
