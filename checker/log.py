@@ -42,7 +42,7 @@ from ..spec.loader import load_rules, schema_diagnostics
 from ..spec.machine import Play
 from ..spec.model import Move, MoveParam, Ruleset
 from ..spec.paths import PathPolicy
-from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
+from ..spec.source import Limits, LMap, LSeq, parse_text, position_of, read_yaml
 from .names import Names, fold
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded",
@@ -138,6 +138,9 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None) -> t
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
                                           position_of(doc) or Position(path, 1, 1))])
+    problems = _long_strings(doc, Limits.from_env().max_name)
+    if problems:
+        raise DiagnosticError(problems)
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
@@ -148,6 +151,40 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None) -> t
     if parser.diagnostics:
         raise DiagnosticError(parser.diagnostics)
     return log, rules
+
+
+#: Free text, never compared with anything: only the limit of every file applies.
+_TEXT_KEYS = frozenset({"title", "date", "notes"})
+#: Paths: as long as the file system allows.
+_PATH_KEYS = frozenset({"rules", "house"})
+_MAX_PATH = 4096
+
+
+def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
+    """Names and values longer than ``limit`` characters (LG117; the first 20).
+
+    Names are compared by the rules on every move: a name of a million
+    characters would turn each comparison into a long walk.
+    """
+    out: dict[Position | None, Diagnostic] = {}
+    stack: list[tuple[Any, int, Position | None]] = [
+        (v, _MAX_PATH if k in _PATH_KEYS else limit, doc.pos_of(k)) for k, v in doc.items() if k not in _TEXT_KEYS]
+    stack.extend((k, limit, doc.key_position(k)) for k in doc)
+    while stack and len(out) < 20:
+        node, most, pos = stack.pop()
+        if isinstance(node, LMap):
+            stack.extend((k, most, node.key_position(k)) for k in node)
+            stack.extend((v, most, node.pos_of(k)) for k, v in node.items())
+        elif isinstance(node, LSeq):
+            stack.extend((v, most, node.pos_of(i)) for i, v in enumerate(node))
+        elif isinstance(node, str) and len(node) > most:
+            out.setdefault(pos, _too_long(node, most, pos))
+    return sorted(out.values(), key=lambda d: (d.position.line, d.position.column) if d.position else (0, 0))
+
+
+def _too_long(text: str, most: int, pos: Position | None) -> Diagnostic:
+    return Diagnostic("LG117", f"a name or value of {len(text):,} characters: a log's are at most {most:,}", pos,
+                      hint="raise RULESLAWYER_MAX_NAME if the log is genuine" if most != _MAX_PATH else None)
 
 
 # -- rules ---------------------------------------------------------------------
