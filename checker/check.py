@@ -62,7 +62,7 @@ def check_parsed(log: GameLog, rules: Ruleset, strict: bool = False) -> LogRepor
     return report
 
 
-def rule_failure(exc: RuleError, rules: Ruleset) -> Diagnostic:
+def rule_failure(exc: RuleError, rules: Ruleset | None = None) -> Diagnostic:
     """The diagnostic for a rule expression that failed while a log was replayed.
 
     Past a limit of the expression language (work, call depth, size of a
@@ -72,13 +72,14 @@ def rule_failure(exc: RuleError, rules: Ruleset) -> Diagnostic:
     """
     cause = expr_error_of(exc)
     exprs = [e for e in getattr(cause, "exprs", []) if e.position is not None]
-    where = exprs[-1].position if exprs else Position(rules.files[0])
+    where = exprs[-1].position if exprs else Position(rules.files[0] if rules else "<rules>")
+    rule = f"a rule of {rules.canonical_name}" if rules else "a rule"
     related = (Related("the limit was reached in this expression", exprs[0].position),) \
         if len(exprs) > 1 and exprs[0].position != where else ()
     if isinstance(cause, LimitError):
-        return Diagnostic(LIMIT, f"a rule of {rules.canonical_name} goes past a limit of rule expressions: {exc}",
+        return Diagnostic(LIMIT, f"{rule} goes past a limit of rule expressions: {exc}",
                           where, related=related,
                           hint="the rule file is unusable as it stands: make the expression do less "
                                "(limits: RULESLAWYER_MAX_STEPS, RULESLAWYER_MAX_STRING)")
-    return Diagnostic("RL900", f"a rule of {rules.canonical_name} failed: {exc}", where, related=related,
+    return Diagnostic("RL900", f"{rule} failed: {exc}", where, related=related,
                       hint="this is a bug in the rule file, not in the log")

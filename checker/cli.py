@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..spec.loader import load_rules, validate_file
+from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -96,6 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
         return EXIT_USAGE
+    except RuleError as exc:  # a rule of the rule file failed while a command ran it
+        from .check import LIMIT, rule_failure
+
+        diagnostic = rule_failure(exc)
+        _print_diagnostics([diagnostic], getattr(args, "format", "text"))
+        return EXIT_USAGE if diagnostic.code == LIMIT else EXIT_INTERNAL
     except BrokenPipeError:
         return EXIT_CLEAN
     except KeyboardInterrupt:
