@@ -5,6 +5,8 @@ Three sources of bad input:
 
 * ``corpus/rules`` and ``corpus/house``: small bad rule files and house
   overlays, each with a ``.expect`` file naming the diagnostic it must get;
+  ``corpus/logs``: logs that cannot be read; ``corpus/replay``: logs whose
+  rules go past a limit of the expression language while they are replayed;
 * ``GENERATED``: inputs too big or too binary to commit (alias bombs, deep
   nesting, a 5 MB file, bytes that are not UTF-8, pipes...), written to
   tmp_path by the test;
@@ -36,6 +38,7 @@ from .hostile_helpers import (CORPUS, ROOT, assert_usage_error, assert_well_form
 RULE_CASES = corpus_cases("rules")
 HOUSE_CASES = corpus_cases("house")
 LOG_CASES = corpus_cases("logs")
+REPLAY_CASES = corpus_cases("replay")
 
 # A library call on hostile input must answer in this many seconds.
 FAST = 5.0
@@ -63,11 +66,11 @@ def _check_expectations(diags, case: Path) -> None:
 # -- the corpus ---------------------------------------------------------------
 
 def test_every_corpus_file_has_an_expectation():
-    for folder in ("rules", "house", "logs"):
+    for folder, least in (("rules", 20), ("house", 20), ("logs", 20), ("replay", 5)):
         yamls = {p.stem for p in (CORPUS / folder).glob("*.yaml") if not p.name.startswith("ok-")}
         expects = {p.stem for p in (CORPUS / folder).glob("*.expect")}
         assert yamls == expects, folder
-        assert len(yamls) >= 20, folder
+        assert len(yamls) >= least, folder
 
 
 @pytest.mark.parametrize("case", RULE_CASES + HOUSE_CASES, ids=_ids(RULE_CASES) + [f"house-{p.stem}" for p in HOUSE_CASES])
@@ -144,6 +147,27 @@ def test_log_corpus_through_the_cli():
     reports = json.loads(result.stdout)
     assert [r["file"] for r in reports] == [rel(c) for c in LOG_CASES]
     assert all(r["status"] == 2 and r["diagnostics"] for r in reports)
+
+
+@pytest.mark.parametrize("case", REPLAY_CASES, ids=_ids(REPLAY_CASES))
+def test_replay_corpus_through_the_library(case):
+    from ruleslawyer.checker.check import check_log
+
+    rules = case.parent / "files" / case.name
+    assert validate_file(str(rules)) == [], "its rules are valid to load: only the replay goes past a limit"
+    start = time.perf_counter()
+    report = check_log(str(case))
+    assert time.perf_counter() - start < FAST
+    assert report.status == 2
+    _check_expectations(report.diagnostics, case)
+
+
+def test_replay_corpus_through_the_cli():
+    out = assert_usage_error(run_cli("check", *map(rel, REPLAY_CASES)))
+    for case in REPLAY_CASES:
+        assert f"{rel(case)}: unusable input" in out
+        for e in expectations(case):
+            assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
 
 
 def test_the_valid_corpus_files_are_valid():
