@@ -121,53 +121,46 @@ def test_house_corpus_through_rules_show(case):
         assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
 
 
+def _unusable_when_checked(case: Path) -> None:
+    """check_log answers quickly, with exit status 2 and the diagnostics expected."""
+    from ruleslawyer.checker.check import check_log
+
+    start = time.perf_counter()
+    report = check_log(str(case))
+    assert time.perf_counter() - start < FAST
+    assert report.status == 2
+    _check_expectations(report.diagnostics, case)
+
+
 @pytest.mark.parametrize("case", LOG_CASES, ids=_ids(LOG_CASES))
 def test_log_corpus_through_the_library(case):
-    from ruleslawyer.checker.check import check_log
     from ruleslawyer.checker.log import parse_log
 
     with pytest.raises(DiagnosticError) as info:
         parse_log(str(case))
     _check_expectations(info.value.diagnostics, case)
-    start = time.perf_counter()
-    report = check_log(str(case))
-    assert time.perf_counter() - start < FAST
-    assert report.status == 2
-    _check_expectations(report.diagnostics, case)
-
-
-def test_log_corpus_through_the_cli():
-    out = assert_usage_error(run_cli("check", *map(rel, LOG_CASES)))
-    for case in LOG_CASES:
-        assert f"{rel(case)}: unusable input" in out
-        for e in expectations(case):
-            assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
-    result = run_cli("check", "--format", "json", *map(rel, LOG_CASES))
-    assert_usage_error(result)
-    reports = json.loads(result.stdout)
-    assert [r["file"] for r in reports] == [rel(c) for c in LOG_CASES]
-    assert all(r["status"] == 2 and r["diagnostics"] for r in reports)
+    _unusable_when_checked(case)
 
 
 @pytest.mark.parametrize("case", REPLAY_CASES, ids=_ids(REPLAY_CASES))
 def test_replay_corpus_through_the_library(case):
-    from ruleslawyer.checker.check import check_log
-
     rules = case.parent / "files" / case.name
     assert validate_file(str(rules)) == [], "its rules are valid to load: only the replay goes past a limit"
-    start = time.perf_counter()
-    report = check_log(str(case))
-    assert time.perf_counter() - start < FAST
-    assert report.status == 2
-    _check_expectations(report.diagnostics, case)
+    _unusable_when_checked(case)
 
 
-def test_replay_corpus_through_the_cli():
-    out = assert_usage_error(run_cli("check", *map(rel, REPLAY_CASES)))
-    for case in REPLAY_CASES:
+@pytest.mark.parametrize("cases", [LOG_CASES, REPLAY_CASES], ids=["logs", "replay"])
+def test_log_corpus_through_the_cli(cases):
+    out = assert_usage_error(run_cli("check", *map(rel, cases)))
+    for case in cases:
         assert f"{rel(case)}: unusable input" in out
         for e in expectations(case):
             assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
+    result = run_cli("check", "--format", "json", *map(rel, cases))
+    assert_usage_error(result)
+    reports = json.loads(result.stdout)
+    assert [r["file"] for r in reports] == [rel(c) for c in cases]
+    assert all(r["status"] == 2 and r["diagnostics"] for r in reports)
 
 
 def test_the_valid_corpus_files_are_valid():
