@@ -201,6 +201,16 @@ def test_a_fifo_in_the_tree_is_not_opened(tmp_path):
     assert "error[RL001]" in out and took < FAST  # not a file: never opened (it would block)
 
 
+# -- found on the way ---------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="spec/machine.py assumes a parameter counter_values that rule files need "
+                                       "not declare: left to the rewrite of the state machine")
+def test_a_valid_rule_file_without_counter_values_can_be_checked(tmp_path):
+    (tmp_path / "tiny.yaml").write_text((CORPUS / "rules" / "ok-tiny.yaml").read_text())
+    log = _log(tmp_path, "game.yaml", "rules: tiny.yaml\nplayers: [Ann, Bob, Cat]\nmoves:\n  - {pass: Ann}\n")
+    assert check_log(str(log)).status in (0, 1, 2)
+
+
 # -- everything in the corpus, every command, 1 GiB ------------------------------------------
 
 def _corpus_runs() -> list[list[str]]:
