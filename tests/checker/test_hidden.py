@@ -54,12 +54,11 @@ def test_search_agrees_with_brute_force(case):
         ledger.place(k, o)
     for k, v in known.items():
         ledger.record(k, v, None, "placed")
-    refused = False
-    for keys, values in groups:
+    accepted = groups
+    for i, (keys, values) in enumerate(groups):
         if ledger.reveal(keys, values, None) is not None:
-            refused = True  # a record contradicted: the ledger keeps nothing of it
+            accepted = groups[:i]  # a record contradicted: the ledger keeps nothing of it
             break
-    accepted = groups if not refused else groups[: groups.index((keys, values))]
     fits = brute(owners, known, list(accepted), SUPPLY)
     assert ledger.feasible() == bool(fits)
     if fits:
