@@ -166,6 +166,8 @@ def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
     Names are compared by the rules on every move: a name of a million
     characters would turn each comparison into a long walk.
     """
+    if all(len(text) <= limit for text in _strings([v for k, v in doc.items() if k not in _TEXT_KEYS], doc)):
+        return []  # the usual case, without positions
     out: dict[Position | None, Diagnostic] = {}
     stack: list[tuple[Any, int, Position | None]] = [
         (v, _MAX_PATH if k in _PATH_KEYS else limit, doc.pos_of(k)) for k, v in doc.items() if k not in _TEXT_KEYS]
@@ -180,6 +182,20 @@ def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
         elif isinstance(node, str) and len(node) > most:
             out.setdefault(pos, _too_long(node, most, pos))
     return sorted(out.values(), key=lambda d: (d.position.line, d.position.column) if d.position else (0, 0))
+
+
+def _strings(*nodes: Any) -> Iterator[str]:
+    """Every string among the keys and values of these nodes, in no order."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            yield node
 
 
 def _too_long(text: str, most: int, pos: Position | None) -> Diagnostic:

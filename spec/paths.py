@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextvars
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -37,6 +38,7 @@ __all__ = ["PathPolicy", "bundled_dir", "bare_name", "is_file", "ALLOWED"]
 ALLOWED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("allowed_paths", default=())
 
 
+@lru_cache(maxsize=1)
 def bundled_dir() -> Path:
     """The bundled rules/ folder."""
     return Path(__file__).resolve().parent.parent / "rules"
