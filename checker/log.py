@@ -166,7 +166,7 @@ def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
     Names are compared by the rules on every move: a name of a million
     characters would turn each comparison into a long walk.
     """
-    if all(len(text) <= limit for text in _strings([v for k, v in doc.items() if k not in _TEXT_KEYS], doc)):
+    if _all_short([v for k, v in doc.items() if k not in _TEXT_KEYS] + list(doc), limit):
         return []  # the usual case, without positions
     out: dict[Position | None, Diagnostic] = {}
     stack: list[tuple[Any, int, Position | None]] = [
@@ -184,18 +184,20 @@ def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
     return sorted(out.values(), key=lambda d: (d.position.line, d.position.column) if d.position else (0, 0))
 
 
-def _strings(*nodes: Any) -> Iterator[str]:
-    """Every string among the keys and values of these nodes, in no order."""
-    stack = list(nodes)
+def _all_short(nodes: list[Any], limit: int) -> bool:
+    """Whether every string among these nodes' keys and values has at most ``limit`` characters."""
+    stack = nodes
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
+        if isinstance(node, str):
+            if len(node) > limit:
+                return False
+        elif isinstance(node, dict):
             stack.extend(node)
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
-        elif isinstance(node, str):
-            yield node
+    return True
 
 
 def _too_long(text: str, most: int, pos: Position | None) -> Diagnostic:
