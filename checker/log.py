@@ -208,6 +208,7 @@ def _too_long(text: str, most: int, pos: Position | None) -> Diagnostic:
 # -- rules ---------------------------------------------------------------------
 
 _CACHE: dict[tuple[Any, ...], tuple[Ruleset, tuple[tuple[str, int], ...]]] = {}
+_CACHE_SIZE = 16
 
 
 def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -228,6 +229,8 @@ def load_cached(ref: str, variant: str | None, house: tuple[str, ...],
     if hit is not None and _stamp(tuple(f for f, _ in hit[1])) == hit[1]:
         return hit[0]
     rules = load_rules(ref, variant=variant, house=list(house), policy=policy)
+    while len(_CACHE) >= _CACHE_SIZE:  # the oldest first: a long run reads many rule sets
+        del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = (rules, _stamp(rules.files))
     return rules
 
