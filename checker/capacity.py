@@ -10,6 +10,8 @@ deal too big.  The limits are the solver's (``RULESLAWYER_MAX_SETS``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..spec.deal import build_deal
@@ -53,9 +55,10 @@ def _diagnostic(rules: Ruleset, message: str) -> Diagnostic:
                            "memory and the time")
 
 
-def load_usable(name_or_path: str, variant: str | None = None, house: list[str] | tuple[str, ...] = ()) -> Ruleset:
+def load_usable(name_or_path: str, variant: str | None = None, house: list[str] | tuple[str, ...] = (),
+                policy: Any = None) -> Ruleset:
     """:func:`~ruleslawyer.spec.loader.load_rules`, refused when the solver cannot answer for the rules."""
-    rules = load_rules(name_or_path, variant=variant, house=list(house))
+    rules = load_rules(name_or_path, variant=variant, house=list(house), policy=policy)
     problems = capacity_problems(rules)
     if problems:
         raise DiagnosticError(problems)

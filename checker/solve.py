@@ -25,7 +25,7 @@ __all__ = ["run_solve", "describe_fact", "render_text"]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    log, rules = parse_log(args.log)
+    log, rules = parse_log(args.log, allow=getattr(args, "allow_path", None))
     rep = replay(log, rules)
     if rules.deal is None or rules.deal.solution is None:
         raise DiagnosticError([Diagnostic("RL010", f"{rules.canonical_name} declares no hidden solution to solve",
