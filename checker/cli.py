@@ -17,6 +17,7 @@ from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
 from ..spec.loader import load_rules, validate_file
+from .capacity import capacity_problems, load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("logs", nargs="+", metavar="LOG")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    _allow_path(check)
 
     explain = sub.add_parser("explain", help="what a diagnostic code means")
     explain.add_argument("code")
@@ -75,7 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--hindsight", action="store_true", help="when each viewpoint could have known")
     solve.add_argument("--list", type=int, default=10, metavar="N", help="list the solutions when at most N remain")
     solve.add_argument("--format", choices=("text", "json"), default="text")
+    _allow_path(solve)
     return top
+
+
+def _allow_path(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                        help="a folder (besides the log's own) where the rule files and overlays a log "
+                             "names may be (repeatable)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,11 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
         return EXIT_USAGE
-    except RuleError as exc:  # a rule of the rule file failed while running: its fault, said as such
-        _print_diagnostics([Diagnostic("RL900", f"a rule failed: {exc}", None,
-                                       hint="this is a bug in the rule file, not in the log")],
-                           getattr(args, "format", "text"))
-        return EXIT_INTERNAL
+    except RuleError as exc:  # a rule of the rule file failed while a command ran it
+        from .check import LIMIT, rule_failure
+
+        diagnostic = rule_failure(exc)
+        _print_diagnostics([diagnostic], getattr(args, "format", "text"))
+        return EXIT_USAGE if diagnostic.code == LIMIT else EXIT_INTERNAL
     except SolverError as exc:  # a limit of the solver (too many worlds...)
         _print_diagnostics([Diagnostic("RL160", str(exc), None)], getattr(args, "format", "text"))
         return EXIT_USAGE
@@ -124,7 +134,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
         for path in args.files:
-            diags = validate_file(path)
+            diags = validate_file(path, capacity_problems)
             all_diags.extend(diags)
             if diags:
                 status = EXIT_USAGE
@@ -132,7 +142,7 @@ def _rules(args: argparse.Namespace) -> int:
                 print(f"{path}: ok")
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
-    rules = load_rules(args.rules, variant=args.variant, house=args.house)
+    rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
             print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))
@@ -228,7 +238,7 @@ def _fmt(value: Any) -> str:
 def _check(args: argparse.Namespace) -> int:
     from .check import check_log
 
-    reports = [check_log(path, strict=args.strict) for path in args.logs]
+    reports = [check_log(path, strict=args.strict, allow=args.allow_path) for path in args.logs]
     if args.format == "json":
         print(json.dumps([r.to_json() for r in reports], indent=1, ensure_ascii=False))
     else:
@@ -254,6 +264,11 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    from ..spec.paths import ALLOWED
     from .solve import run_solve
 
-    return run_solve(args)
+    token = ALLOWED.set(tuple(args.allow_path))
+    try:
+        return run_solve(args)
+    finally:
+        ALLOWED.reset(token)

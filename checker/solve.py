@@ -16,6 +16,7 @@ from typing import Any
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.facts import Fact
+from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .log import parse_log
 from .replay import Replay, replay
@@ -24,7 +25,7 @@ __all__ = ["run_solve", "describe_fact", "render_text"]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    log, rules = parse_log(args.log)
+    log, rules = parse_log(args.log, allow=getattr(args, "allow_path", None))
     rep = replay(log, rules)
     if rules.deal is None or rules.deal.solution is None:
         raise DiagnosticError([Diagnostic("RL010", f"{rules.canonical_name} declares no hidden solution to solve",
@@ -43,7 +44,13 @@ def run_solve(args: argparse.Namespace) -> int:
                            "after_move": args.at if args.at is not None else moves}
     result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
-    if args.explain:
+    errors = [d for d in rep.reporter.diagnostics if d.severity == "error"]
+    if errors:  # the answers take the moves as played; say first that the log is wrong
+        out["problems"] = [d.to_json() for d in errors]
+    if not result.consistent:
+        found = queries.first_inconsistent(rep.deal, facts, view)
+        out["inconsistent"] = {"because": [describe_fact(rules, rep, f) for f in found.facts]} if found else {}
+    if args.explain and result.consistent:
         card = _card(rules, rep, args.explain)
         if card is None:
             names = [rules.name(c) for c in rep.deal.solution_cards]
@@ -56,11 +63,41 @@ def run_solve(args: argparse.Namespace) -> int:
         first = queries.first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
+        out["claims"] = grade_claims(rep, args.at)
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
     else:
         print(render_text(rules, rep, out))
-    return 0
+    return 1 if errors or not result.consistent else 0
+
+
+def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
+    """Each move that asserts something about the deal (its rules' ``claims:``, e.g. a guess),
+    graded from its player's viewpoint just before it: certain, a gamble or impossible."""
+    from ..solver.errors import SolverError
+    from ..solver.z3engine import Z3Knowledge
+    from ..spec.facts import negate
+
+    out = []
+    for step in rep.steps:
+        if upto is not None and step.number > upto:
+            break
+        try:
+            claim = rep.machine.claim(step.before, step.play)
+        except RuleError:  # a move too broken to say what it claims (its own error is in the report)
+            continue
+        if claim is None:
+            continue
+        view = queries.Viewpoint.of_player(step.play.actor)
+        seen = [f for f in rep.facts(step.number - 1) if view.sees(f)]
+        try:
+            known = Z3Knowledge.initial(rep.deal).with_facts(seen)
+            can, can_not = known.possible(claim), known.possible(negate(claim))
+            grade = "certain" if not can_not and can else "impossible" if not can else "a gamble"
+        except SolverError:
+            grade = "unknown (no deal fits what the player saw)"
+        out.append({"move": step.number, "player": step.play.actor, "kind": step.play.kind, "when_made": grade})
+    return out
 
 
 def _noun(rules: Ruleset, rep: Replay) -> str:
@@ -104,9 +141,19 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
     """The solution's cards laid out by group, each with its status and chance."""
     solve = out["solve"]
     word = rules.solution_word
-    lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}",
-             f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
-             + ("; the solution is determined" if solve.get("determined") else "")]
+    lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}"]
+    if out.get("problems"):
+        n = len(out["problems"])
+        lines.append(f"this log breaks the rules ({n} error{'s' * (n != 1)}; 'ruleslawyer check' says where); "
+                     "the answers below take its moves as played")
+    if "inconsistent" in out:
+        lines.append(f"no deal fits what this viewpoint saw, because:")
+        for b in out["inconsistent"].get("because", []):
+            where = f"{b['at']}: " if b["at"] else ""
+            lines.append(f"  {where}move {b['move']}: {b['words']}")
+        return "\n".join(lines)
+    lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
+                 + ("; the solution is determined" if solve.get("determined") else ""))
     if solve.get("worlds") == "deals":
         lines.append(f"{solve.get('count')} deals fit")
     status = solve.get("status", {})
@@ -161,4 +208,6 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
             when = "not yet" if step is None else f"after move {step}"
             could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
             lines.append(f"  {who}: {when}{could}")
+        for c in out.get("claims", []):
+            lines.append(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made")
     return "\n".join(lines)
