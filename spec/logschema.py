@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
-__all__ = ["LOG_HEADER", "log_schema", "record_schema", "sections_schema"]
+__all__ = ["LOG_HEADER", "log_schema", "move_schema", "record_schema", "sections_schema", "game_log_schemas"]
 
 NAME = {"type": "string", "minLength": 1}
 PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
@@ -104,8 +104,32 @@ def sections_schema(records: Iterable[Any]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": ["setup"] if required else []}
 
 
-def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, Any]:
-    """The full log schema for the records (``RecordSpec``) a rule set declares."""
+#: What a log writes for a move parameter of each type (names are strings: any alias, any case).
+_PARAM_VALUES: dict[str, dict[str, Any]] = {
+    "player": NAME, "item": {"type": ["string", "integer"]},
+    "items": {"type": "array", "items": {"type": ["string", "integer"]}},
+    "count": {"type": "integer", "minimum": 0}, "flag": {"type": "boolean"},
+    "token_value": {"type": "integer", "minimum": 0},
+    "token_reveals": {"oneOf": [{"type": "integer"}, {"type": "array"}, {"type": "object"}]},
+}
+
+
+def move_schema(move: Any) -> dict[str, Any]:
+    """One move of a rule set (``spec.model.Move``): its name, the player, then its parameters."""
+    props: dict[str, Any] = {move.name: {**NAME, "description": "The player who makes the move."}}
+    for p in move.params:
+        value = {"enum": list(p.values)} if p.type == "choice" else dict(_PARAM_VALUES.get(p.type, {}))
+        if p.type == "item" and p.unknown:
+            value["description"] = "? when there but not known which"
+        props[p.name] = value
+    required = [move.name, *(p.name for p in move.params if not p.optional and p.default is None)]
+    return _obj(props, required, description=f"the move {move.name}")
+
+
+def log_schema(records: Iterable[Any], title: str | None = None, moves: Iterable[Any] = ()) -> dict[str, Any]:
+    """The full log schema for the records (``RecordSpec``) a rule set declares, and, given
+    its moves (``spec.model.Move``), each move's parameters (published for editors; the
+    checker reads moves more leniently: any case, and says what is wrong in its words)."""
     schema = copy.deepcopy(LOG_HEADER)
     schema.pop("$id", None)
     if title:
@@ -116,4 +140,24 @@ def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, An
         schema["properties"][name] = _section(name, props, required)
     if required:
         schema["required"] = [*schema["required"], "setup"]
+    kinds = [move_schema(m) for m in moves]
+    if kinds:
+        schema["properties"]["moves"] = {"type": "array", "items": {"anyOf": kinds}}
     return schema
+
+
+def game_log_schemas(root: Any) -> dict[Any, dict[str, Any]]:
+    """``examples/<game>/log.schema.json`` -> the full log schema of each bundled game
+    that has a folder of examples under ``root`` (written by ``spec/make_schema.py``)."""
+    from .loader import load_rules, rules_dir
+    from .source import read_yaml
+
+    out = {}
+    for path in sorted(rules_dir().glob("*.yaml")):
+        doc = read_yaml(path)
+        if "extends" in doc or not (root / "examples" / path.stem).is_dir():
+            continue
+        rules = load_rules(str(path))
+        out[root / "examples" / path.stem / "log.schema.json"] = log_schema(
+            rules.records, f"{rules.title} game log", rules.moves.values())
+    return out

@@ -206,3 +206,8 @@ if __name__ == "__main__":
     here = Path(__file__).parent
     for name, schema in (("rules.schema.json", RULES), ("house.schema.json", HOUSE), ("log.schema.json", LOG)):
         (here / name).write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
+    # Each bundled game's full log schema, beside its example logs (for editors).
+    from ruleslawyer.spec.logschema import game_log_schemas
+
+    for path, schema in game_log_schemas(here.parent).items():
+        path.write_text(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")

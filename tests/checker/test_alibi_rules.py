@@ -333,3 +333,25 @@ def test_a_log_of_the_rival_deck_without_the_variant_is_unusable(run):
     report = check_text(log_text(choose(), hands=True, rivals=True), "log.yaml")
     assert report.status == 2 and [d.code for d in report.diagnostics] == ["LG101"]
     assert "does not deal" in report.diagnostics[0].message
+
+
+def test_each_games_published_log_schema_is_up_to_date_and_takes_its_example_logs():
+    import json
+
+    import jsonschema
+    import yaml
+
+    from ruleslawyer.spec.logschema import game_log_schemas
+
+    root = Path(__file__).resolve().parents[2]
+    published = game_log_schemas(root)
+    assert {p.parent.name for p in published} == {"lady-alice", "perfect-alibi"}
+    for path, schema in published.items():
+        assert json.loads(path.read_text()) == json.loads(json.dumps(schema)), f"{path}: run spec/make_schema.py"
+        validator = jsonschema.Draft202012Validator(schema)
+        for log in sorted(path.parent.glob("*.yaml")):
+            assert list(validator.iter_errors(yaml.safe_load(log.read_text()))) == [], log
+    schema = json.loads((root / "examples" / "perfect-alibi" / "log.schema.json").read_text())
+    bad = yaml.safe_load(log_text(choose() + "  - {ask: Yellow, target: Blue, via: jurnalist, asked: [Bar]}\n"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
+    assert "setup" in schema["required"]
