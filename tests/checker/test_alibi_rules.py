@@ -218,7 +218,7 @@ def test_lie_beyond(run):
         "  - {ask: Blue, target: Red, symbol: clock, asked: [\"12\"], answer: 0}\n" + \
         "  - {ask: Green, target: Yellow, symbol: wheel, asked: [Solarium, L4, Restaurant], answer: 4, drawn: L4 12}\n"
     assert run(moves, hands=True, rival=True) == []
-    assert run(moves, {"lie_beyond": "forbidden"}, hands=True, rival=True) == ["PA310"]
+    assert run(moves, {"lie_beyond": "forbidden"}, hands=True, rival=True) == ["PA316"]
     assert run(moves.replace("answer: 4,", "answer: 2,"), {"lie_beyond": "forbidden"}, hands=True, rival=True) == []
 
 
