@@ -355,3 +355,18 @@ def test_each_games_published_log_schema_is_up_to_date_and_takes_its_example_log
     bad = yaml.safe_load(log_text(choose() + "  - {ask: Yellow, target: Blue, via: jurnalist, asked: [Bar]}\n"))
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
     assert "setup" in schema["required"]
+
+
+def test_a_treachery_uncovered_takes_back_the_wrong_answer(run, tmp_path):
+    # Blue answers 0 about the Bar (she holds two Bar cards); Green charges her and wins
+    wrong = choose() + "  - {ask: Yellow, target: Blue, symbol: wheel, asked: [Bar], answer: 0}\n" + \
+        "  - {accuse: Green, target: Blue, question: 5, mistake: true}\n"
+    report = run(wrong, {"unforgiving": True}, end="winner: Green", report=True)
+    assert report.diagnostics == [] and report.ended
+    # with the hands recorded, the wrong answer itself is reported; the charge is consistent
+    assert run(wrong, {"unforgiving": True}, hands=True, end="winner: Green") == ["PA310"]
+    # a charge over a right answer that claims a mistake cannot be
+    right = wrong.replace("answer: 0}", "answer: 2, shown: Bar 6}")
+    assert run(right, {"unforgiving": True}, hands=True, end="winner: Green") == ["PA313"]
+    texts = [f.text for f in facts(wrong, tmp_path=tmp_path, options={"unforgiving": True})]
+    assert "Blue answered 0 to Yellow for [Bar]" not in texts and "Blue's answer of move 5 was wrong" in texts
