@@ -130,6 +130,14 @@ class Machine:
         self._zones: dict[tuple[str, ...], dict[str, Callable[..., Any]]] = {}
         self._bases: dict[tuple[str, ...], dict[str, Any]] = {}
         self._deals: dict[tuple[str, ...], Deal] = {}
+        self._reads = _move_reads(rules)
+
+    def reads(self, expr: Expr | None) -> frozenset[str]:
+        """The move parameters an expression reads, itself or through the rule file's functions."""
+        if expr is None:
+            return frozenset()
+        own = {attr for base, attr, _c in expr.attributes if base == "move"}
+        return frozenset(own.union(*(self._reads.get(n, ()) for n in expr.names)))
 
     # -- environment -------------------------------------------------------
     def zones(self, players: tuple[str, ...]) -> dict[str, Callable[..., Any]]:
@@ -231,8 +239,7 @@ class Machine:
         if any(v.code == MALFORMED for v in out):
             return out
         for req in (*self.rules.flow.requires, *move.requires):
-            if missing and any(base == "move" and attr in missing for expr in (req.when, req.expr) if expr
-                               for base, attr, _c in expr.attributes):
+            if missing and missing & (self.reads(req.when) | self.reads(req.expr)):
                 continue  # reads a parameter the move lacks (reported above)
             if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
                 continue
@@ -571,6 +578,23 @@ class Machine:
                 else:
                     args[p.name] = rng.sample(items, size)
         return args
+
+
+def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
+    """Per function of the rule file, the move parameters it reads, through the functions it calls too."""
+    direct = {name: ({attr for base, attr, _c in fn.expr.attributes if base == "move"},
+                     {n for n in fn.expr.names if n in rules.functions}) for name, fn in rules.functions.items()}
+    out: dict[str, frozenset[str]] = {}
+    for name in direct:
+        seen, todo, reads = {name}, [name], set()
+        while todo:
+            attrs, calls = direct[todo.pop()]
+            reads |= attrs
+            for c in calls - seen:
+                seen.add(c)
+                todo.append(c)
+        out[name] = frozenset(reads)
+    return out
 
 
 def _is_choice(p: MoveParam) -> bool:

@@ -72,8 +72,7 @@ def test_the_parameters_are_read_with_their_types_and_defaults():
     ("answer: {type: count}", "answer: {type: item, of: [shapes, sizes]}", "RL104", "several components"),
     ("        check: seen\n", "        check: sean\n", "RL121", "log check"),
     ("when: \"move.how == 'loud'\"", "when: \"move.how == 'shout'\"", "RL124", "never takes the value 'shout'"),
-    ("setup.marks[move.target] != setup.marks[actor]", "setup.colours[move.target] != 1", "RL121",
-     "setup record"),
+    ("expr: \"setup.marks[p]\"", "expr: \"setup.colours[p]\"", "RL121", "setup record"),
     ("    marks: {player_item: marks, distinct: true,", "    marks: {player_item: markz, distinct: true,",
      "RL121", "component"),
 ])
@@ -117,6 +116,14 @@ def test_parameters_are_checked_and_absent_ones_take_their_defaults():
     assert problems(seen=UNKNOWN) == [] and problems(seen="cs") == []
     assert problems(seen="circle")[0][1] == "'circle' is not a card"
     assert machine.env(state, "Ann", machine._args(machine.rules.moves["ask"], Play("ask", "Ann", {})))["move"].how == "plain"
+
+
+def test_a_requirement_that_reads_a_missing_parameter_through_functions_is_left_out():
+    machine = Machine(load_rules(str(RULES)))
+    state = machine.start(["Ann", "Bob"], setup={"marks": {"Ann": "red", "Bob": "blue"}})
+    assert machine.reads(machine.rules.moves["ask"].requires[1].expr) == frozenset({"target"})
+    found = machine.check(state, Play("ask", "Ann", {"named": ["small"], "answer": 0}))
+    assert [(v.code, v.message) for v in found] == [("TX205", "ask needs 'target'")]  # not a failing rule
 
 
 def test_move_number_counts_every_move_offered_applied_or_not():
