@@ -454,6 +454,8 @@ class Machine:
         if move is None or move.claims is None:
             return None
         fact = self._run(move.claims, self.env(state, play.actor, self._args(move, play)), f"{move.name} claims")
+        if fact is None:  # the move claims nothing this time (its log does not say what)
+            return None
         if isinstance(fact, bool):
             fact = Const(fact)
         if not is_formula(fact):
