@@ -73,6 +73,34 @@ class Game:
     questions: list[list[Fact]] = field(default_factory=list)
 
 
+def rules_game(players: int, rival: bool, questions: int, seed: int) -> Game:
+    """A game of the rule file itself: a random legal log (tests/checker/alibi_games.py, written
+    from the rulebook) replayed through rules/perfect-alibi.yaml, its facts grouped by move.
+
+    The log is a referee's (every hand recorded); each viewpoint sees what its rules say.
+    """
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
+    from ruleslawyer.checker.log import parse_log_text
+    from ruleslawyer.checker.replay import replay
+    from tests.checker.alibi_games import play
+
+    for attempt in range(20):  # a game long enough: redraw a short one
+        text = play(seed + 1000 * attempt, players, turns=2 * questions, rival=rival)
+        log, rules = parse_log_text(text, str(root / "examples" / "perfect-alibi" / "bench.yaml"))
+        rep = replay(log, rules)
+        asked = [list(step.facts) for step in rep.steps if step.facts]
+        if len(asked) >= questions:
+            break
+    true = {}
+    for fact in rep.records:
+        (card, zones, _w), = fact.formula.lin.terms
+        true[card] = next(iter(zones))
+    return Game(rep.deal, true, list(rep.records), asked[:questions])
+
+
 def random_game(players: int, rival: bool, questions: int, seed: int) -> Game:
     """A true deal and ``questions`` truthful turns (lies where the Rival makes them due).
 
@@ -227,7 +255,13 @@ class PlainDP:
         self.tile_index = {t: i for i, t in enumerate(self.tiles)}
         self.nt = max(1, len(self.tiles))
         self.tile_bits = np.eye(len(self.tiles), dtype=np.int64) if self.tiles else np.zeros((1, 0), np.int64)
-        face_up = 3 if deal.has_zone("public") else 0
+        # the zones nobody owns, by their place in the deal (their names are the rule file's)
+        self.missing_zone = deal.solution[0]
+        self.public_zone = next((z.id for z in alibi.zones if z.owner is None and z.id != self.missing_zone
+                                 and z.size), None)
+        self.box_zone = next((z.id for d in rival for z in d.zones if z.owner is None and z.size), None)
+        self.tile_family = next((z.family for d in rival for z in d.zones if z.owner is not None), "rival")
+        face_up = alibi.zones[[z.id for z in alibi.zones].index(self.public_zone)].size if self.public_zone else 0
         rows = [(m, p) for m in range(n) for p in (masks_of(face_up, n) if face_up else [0]) if not p >> m & 1]
         self.missing = np.array([1 << m for m, _p in rows], np.int64)
         self.public = np.array([p for _m, p in rows], np.int64)
@@ -243,7 +277,7 @@ class PlainDP:
         rows = {f"hand:{player}": np.repeat(self.hand_bits[:, None, :], self.nt, axis=1)}
         index = dict(self.card_index)
         if self.tiles:
-            rows[f"rival:{player}"] = np.broadcast_to(
+            rows[f"{self.tile_family}:{player}"] = np.broadcast_to(
                 np.pad(self.tile_bits, ((0, 0), (self.n, 0)))[None, :, :], (len(self.hands), self.nt, self.n + self.nt))
             rows[f"hand:{player}"] = np.pad(rows[f"hand:{player}"], ((0, 0), (0, 0), (0, self.nt)))
             index |= {t: self.n + i for t, i in self.tile_index.items()}
@@ -253,7 +287,9 @@ class PlainDP:
         return ok
 
     def valid_table(self, facts: list[Fact]) -> np.ndarray:
-        rows = {"missing": bits_of(self.missing, self.n), "public": bits_of(self.public, self.n)}
+        rows = {self.missing_zone: bits_of(self.missing, self.n)}
+        if self.public_zone:
+            rows[self.public_zone] = bits_of(self.public, self.n)
         ok = np.ones(len(self.table), bool)
         for f in facts:
             ok &= formula_values(f.formula, rows, self.card_index)
@@ -307,16 +343,16 @@ class PlainDP:
             for c, x in zip(self.cards, self.hand_bits.T @ w.sum(axis=1)):
                 chances[c][f"hand:{p}"] = x / total
             for t, x in zip(self.tiles, w.sum(axis=0)):
-                chances[t][f"rival:{p}"] = x / total
+                chances[t][f"{self.tile_family}:{p}"] = x / total
         through = table_ok * forward[k][full & ~self.table].sum(axis=1)
-        for zone, masks in (("missing", self.missing), ("public", self.public)):
+        for zone, masks in ((self.missing_zone, self.missing), (self.public_zone, self.public)):
             for c, x in zip(self.cards, bits_of(masks, self.n).T @ through):
-                if zone == "missing" or self.deal.has_zone("public"):
+                if zone == self.missing_zone or self.public_zone:
                     chances[c][zone] = x / total
         for t in self.tiles:
-            if self.deal.has_zone("rival-box"):
-                chances[t]["rival-box"] = 1 - sum(chances[t].values())
-        return int(total), {c: chances[c]["missing"] for c in self.cards}, chances
+            if self.box_zone:
+                chances[t][self.box_zone] = 1 - sum(chances[t].values())
+        return int(total), {c: chances[c][self.missing_zone] for c in self.cards}, chances
 
 
 # -- timing ------------------------------------------------------------------------------------------
@@ -413,9 +449,11 @@ def by_assignments(game: Game, steps: int) -> tuple[list[float], list[float]]:
     """
     deal, players = game.deal, game.deal.players
     setup = [f for f in game.setup if f.public]
+    hidden = next(d for d in deal.decks if d is not deal.solution_deck)
+    family = next(z.family for z in hidden.zones if z.owner is not None)
     pinned = [DPKnowledge.initial(deal).with_facts(
-        setup + [Fact(member(t, {f"rival:{p}"}) == 1) for p, t in zip(players, tiles)])
-        for tiles in permutations(ASSISTANTS, len(players))]
+        setup + [Fact(member(t, {f"{family}:{p}"}) == 1) for p, t in zip(players, tiles)])
+        for tiles in permutations(hidden.cards, len(players))]
     state = full_update(DPKnowledge.initial(deal), setup)
     with_state, summed = [], []
     for question in game.questions[:steps]:
@@ -452,10 +490,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--assign-steps", type=int, default=4)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--synthetic", action="store_true",
+                        help="games generated here from a hand-built deal instead of the rule file's own games")
     args = parser.parse_args(argv)
+    make = random_game if args.synthetic else rules_game
 
     rows: list[Row] = []
-    print(f"{args.questions}-question games, seed {args.seed}; engine: best of {args.repeat} per question, "
+    print(f"{args.questions}-question games ({'generated here' if args.synthetic else 'rules/perfect-alibi.yaml'}), "
+          f"seed {args.seed}; engine: best of {args.repeat} per question, "
           f"median over the questions; reference on {args.ref_steps} questions")
     print()
     print("| players | Rival | viewpoint | engine median ms | engine max ms | engine, same questions | "
@@ -463,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for players in args.players:
         for rival in (False, True):
-            game = random_game(players, rival, args.questions, args.seed + players)
+            game = make(players, rival, args.questions, args.seed + players)
             plain = PlainDP(game.deal)
             for viewer in (None, *game.deal.players):
                 row = Row(players, rival, viewer, time_engine(game, viewer, args.repeat))
@@ -486,13 +528,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| players | assignments | hidden state, median ms | sum over assignments, median ms | ratio |")
     print("| --- | --- | --- | --- | --- |")
     for players in args.players:
-        state, summed = by_assignments(random_game(players, True, args.questions, args.seed + players),
+        state, summed = by_assignments(make(players, True, args.questions, args.seed + players),
                                        args.assign_steps)
         a, b = statistics.median(state), statistics.median(summed)
         print(f"| {players} | {len(list(permutations(ASSISTANTS, players)))} | {ms(a)} | {ms(b)} | {b / a:.1f} |",
               flush=True)
     print()
-    whole = {rival: history(random_game(5, rival, args.history, args.seed)) for rival in (False, True)}
+    whole = {rival: history(make(5, rival, args.history, args.seed)) for rival in (False, True)}
     for rival, seconds in whole.items():
         print(f"5 players, {args.history} questions, {'with' if rival else 'without'} Rival: whole history, "
               f"6 viewpoints: {seconds:.2f} s ({seconds / (6 * args.history) * 1e3:.2f} ms per prefix and viewpoint)")
