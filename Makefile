@@ -23,6 +23,7 @@ demo: $(STAMP)
 	@echo "--- Perfect Alibi: a complete game, the rulebook's Rival example, a violation (exit status 1 expected):"
 	$(BIN)/ruleslawyer check examples/perfect-alibi/clean-4p.yaml examples/perfect-alibi/rulebook-rival.yaml
 	-$(BIN)/ruleslawyer check examples/perfect-alibi/violations/PA310.yaml
+	$(BIN)/ruleslawyer solve examples/perfect-alibi/clean-4p.yaml --as Blue --at 30 --hindsight
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -31,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solve_bench.py
 	$(BIN)/python benchmarks/check_bench.py
 	$(BIN)/python benchmarks/alibi_check_bench.py
+	$(BIN)/python benchmarks/dp_bench.py
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
