@@ -135,17 +135,20 @@ class GameLog:
         return iter(self.moves)
 
 
-def parse_log(path: str) -> tuple[GameLog, Ruleset]:
-    """Read and check a log file; raise :class:`DiagnosticError` if unusable."""
-    return parse_document(read_yaml(path), str(path))
+def parse_log(path: str, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+    """Read and check a log file; raise :class:`DiagnosticError` if unusable.
+
+    ``house``: overlays to play with besides the ones the log names (``--house``).
+    """
+    return parse_document(read_yaml(path), str(path), house)
 
 
-def parse_log_text(text: str, path: str = "<log>") -> tuple[GameLog, Ruleset]:
+def parse_log_text(text: str, path: str = "<log>", house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path)
+    return parse_document(parse_text(text, path), path, house)
 
 
-def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
+def parse_document(doc: Any, path: str, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
@@ -154,7 +157,7 @@ def parse_document(doc: Any, path: str) -> tuple[GameLog, Ruleset]:
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
         raise DiagnosticError(problems)
-    rules = _rules(doc, path)
+    rules = _rules(doc, path, tuple(house))
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
@@ -206,10 +209,10 @@ def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Rulese
     return rules
 
 
-def _rules(doc: LMap, path: str) -> Ruleset:
+def _rules(doc: LMap, path: str, extra: tuple[str, ...] = ()) -> Ruleset:
     base = Path(path).parent
     ref = _local(str(doc["rules"]), base)
-    house = tuple(_local(str(h), base) for h in doc.get("house") or ())
+    house = tuple(_local(str(h), base) for h in doc.get("house") or ()) + tuple(extra)
     variant = doc.get("variant")
     defaulted = variant is None
     if defaulted:

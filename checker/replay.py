@@ -305,16 +305,38 @@ class _Replay:
             if base != "vars":
                 continue
             var = ctx.rules.state.get(attr)
-            if var is not None and var.added is not None:
-                current = before.vars.get(attr)
+            current = before.vars.get(attr)
+            if var is not None and var.added is not None and isinstance(current, frozenset):
                 for item in items:
                     where = blame.added.get(attr, {}).get(item)
-                    if where is not None and isinstance(current, frozenset) and item in current:
+                    if where is not None and item in current:
                         env = env or ctx.machine.env(before, play.actor)
-                        notes.append(ctx.move_note(where, var.added.render({**env, "item": item})))
+                        notes.append(ctx.move_note(where, var.added.render(
+                            {**env, "item": item, "by": ctx.log.moves[where].play.actor})))
+            elif var is not None and var.added is not None and isinstance(current, list):
+                k = _matching(current, play)
+                where = blame.appended.get(attr, [])[k] if k is not None and k < len(blame.appended.get(attr, [])) \
+                    else None
+                if where is not None:
+                    env = env or ctx.machine.env(before, play.actor)
+                    notes.append(ctx.move_note(where, var.added.render(
+                        {**env, "item": current[k], "by": ctx.log.moves[where].play.actor})))  # type: ignore[index]
             elif attr in blame.vars:
-                notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here (sets {attr})"))
+                notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here"))
         return list(dict.fromkeys(notes))
+
+
+def _matching(elements: list[Any], play: Play) -> int | None:
+    """The last element of a list variable that holds what one of the move's parameters
+    names (the same items, in any order), else the last element."""
+    wanted = [frozenset(v) if isinstance(v, (list, tuple)) else frozenset([v])
+              for v in play.args.values() if isinstance(v, (str, list, tuple))]
+    for k in range(len(elements) - 1, -1, -1):
+        e = elements[k]
+        mine = frozenset(e) if isinstance(e, (list, tuple, set, frozenset)) else frozenset([e])
+        if mine in wanted:
+            return k
+    return len(elements) - 1 if elements else None
 
 
 def _strings(values: Iterable[Any]) -> list[str]:

@@ -207,7 +207,8 @@ class Function:
 @dataclass(frozen=True)
 class StateVar:
     """A state variable of the rules: its start value and, for collections,
-    how a note says that a move added an item to it."""
+    how a note says that a move added an item to it (``item``, and ``by``: who
+    made that move)."""
 
     name: str
     init: Expr
