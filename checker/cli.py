@@ -17,7 +17,7 @@ from .. import __version__
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
-from ..spec.loader import load_rules, validate_file
+from ..spec.loader import load_rules, rules_dir, validate_file
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .textout import fit, terminal_width
@@ -45,9 +45,18 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _example_game() -> str:
+    """A bundled rule set to name in the examples of ``--help`` (the engine names no game)."""
+    try:
+        return sorted(p.stem for p in rules_dir().glob("*.yaml"))[0]
+    except (IndexError, OSError, RuntimeError):  # pragma: no cover - no bundled rules
+        return "GAME"
+
+
 def _sub(sub: Any, name: str, summary: str, description: str, examples: Sequence[str]) -> argparse.ArgumentParser:
     """A subcommand with its summary, a description and examples (``--help`` shows them)."""
-    epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+    game = _example_game()
+    epilog = "examples:\n" + "\n".join(f"  {e}".replace("{game}", game) for e in examples)
     return sub.add_parser(name, help=summary, description=description, epilog=epilog,
                           formatter_class=_Help)
 
@@ -82,33 +91,33 @@ def build_parser() -> argparse.ArgumentParser:
     rules = _sub(sub, "rules", "validate, show, draw or explain rule files",
                  "Rule files and house-rule overlays: check them, show a resolved variant, draw its "
                  "state machine, or say where a rule comes from.",
-                 ["ruleslawyer rules validate rules/lady-alice.yaml rules/house/*.yaml",
-                  "ruleslawyer rules show lady-alice --variant 5p --house no-repeat",
-                  "ruleslawyer rules explain lady-alice suspect/not-previous"])
+                 ["ruleslawyer rules validate rules/{game}.yaml rules/house/*.yaml",
+                  "ruleslawyer rules show {game} --variant 5p --house no-repeat",
+                  "ruleslawyer rules explain {game} suspect/not-previous"])
     rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser)
     rsub.required = True
     val = _sub(rsub, "validate", "check rule files and house overlays",
                "Load each file and report every problem (exit status 2 when one is found).",
-               ["ruleslawyer rules validate rules/lady-alice.yaml", "ruleslawyer rules validate lady-alice no-repeat"])
+               ["ruleslawyer rules validate rules/{game}.yaml", "ruleslawyer rules validate {game} no-repeat"])
     val.add_argument("files", nargs="+", metavar="FILE",
-                     help="rule files or overlays, by path or bundled name (e.g. lady-alice no-repeat)")
+                     help="rule files or overlays, by path or bundled name (e.g. {game} no-repeat)")
     val.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     for name, helptext, desc, examples in (
             ("show", "the resolved variant: every number and option and where it was set",
              "The resolved rule set: its canonical name, every parameter and option with the file and "
              "line that set it, the components, phases and moves.",
-             ["ruleslawyer rules show lady-alice", "ruleslawyer rules show lady-alice --variant 5p --house no-repeat",
-              "ruleslawyer rules show lady-alice --format json"]),
+             ["ruleslawyer rules show {game}", "ruleslawyer rules show {game} --variant 5p --house no-repeat",
+              "ruleslawyer rules show {game} --format json"]),
             ("graph", "the state machine as a diagram",
              "The phases and moves as a Mermaid or Graphviz diagram.",
-             ["ruleslawyer rules graph lady-alice", "ruleslawyer rules graph lady-alice --format dot | dot -Tsvg"]),
+             ["ruleslawyer rules graph {game}", "ruleslawyer rules graph {game} --format dot | dot -Tsvg"]),
             ("explain", "where a rule comes from: its check and the rulebook sentence it cites",
              "A rule (MOVE/REQUIREMENT, its code, a parameter, an option or a scoring step) with what it "
              "checks and the rulebook sentence it cites; without RULE, the list of rules.",
-             ["ruleslawyer rules explain lady-alice", "ruleslawyer rules explain lady-alice suspect/not-previous",
-              "ruleslawyer rules explain lady-alice LA212"])):
+             ["ruleslawyer rules explain {game}", "ruleslawyer rules explain {game} suspect/not-previous",
+              "ruleslawyer rules explain {game} LA212"])):
         p = _sub(rsub, name, helptext, desc, examples)
-        p.add_argument("rules", metavar="NAME_OR_FILE", help="a bundled rule set by name, or a rule file (e.g. lady-alice)")
+        p.add_argument("rules", metavar="NAME_OR_FILE", help="a bundled rule set by name, or a rule file (e.g. {game})")
         p.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p, or 5)")
         p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
                        help="house-rule overlays, by name or file (e.g. --house no-repeat)")
@@ -126,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "(file:line:col: error[CODE]: move N: message); a partial log ends with what comes next. "
                  "Exit status: 0 clean, 1 violations, 2 unusable input.",
                  ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house no-repeat --format json",
-                  "ruleslawyer check examples/lady-alice/*.yaml --strict"])
+                  "ruleslawyer check examples/{game}/*.yaml --strict"])
     check.add_argument("logs", nargs="+", metavar="LOG", help="game log files (YAML)")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
     _house(check, "every log")
@@ -161,10 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
                   "Write to standard output the JSON Schema of a game log for one resolved rule set: each "
                   "move its own subschema with its parameters, names as enums (aliases included), so that "
                   "an editor (yaml-language-server) completes and checks moves as they are typed.",
-                  ["ruleslawyer schema lady-alice > lady-alice.log.schema.json",
-                   "ruleslawyer schema lady-alice --variant 5p --house no-repeat --players Ann Ben Cat Dan Eve",
-                   "# then, first line of a log:  # yaml-language-server: $schema=lady-alice.log.schema.json"])
-    schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. lady-alice)")
+                  ["ruleslawyer schema {game} > {game}.log.schema.json",
+                   "ruleslawyer schema {game} --variant 5p --house no-repeat --players Ann Ben Cat Dan Eve",
+                   "# then, first line of a log:  # yaml-language-server: $schema={game}.log.schema.json"])
+    schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. {game})")
     schema.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p)")
     schema.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
                         help="house-rule overlays, by name or file (e.g. --house no-repeat)")
@@ -198,18 +207,29 @@ def build_parser() -> argparse.ArgumentParser:
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
                 "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
-                ["ruleslawyer play game.yaml --rules lady-alice --players Helen Gordon John Audrey",
+                ["ruleslawyer play game.yaml --rules {game} --players Helen Gordon John Audrey",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type:  suspect: Helen, clues: [Baker, P2, T3, O4], smiles: 1"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
-    play.add_argument("--rules", metavar="NAME_OR_FILE", help="for a new log: the rule set (e.g. --rules lady-alice)")
+    play.add_argument("--rules", metavar="NAME_OR_FILE", help="for a new log: the rule set (e.g. --rules {game})")
     play.add_argument("--players", nargs="+", metavar="NAME",
                       help="for a new log: the players in seating order, clockwise (e.g. --players Ann Ben Cat)")
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
     play.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
                       help="for a new log: house-rule overlays (e.g. --house no-repeat)")
+    _name_examples(top, _example_game())
     return top
+
+
+def _name_examples(parser: argparse.ArgumentParser, game: str) -> None:
+    """``{game}`` in every help text of the parser and its subcommands: a bundled rule set."""
+    for action in parser._actions:
+        if action.help and "{game}" in action.help:
+            action.help = action.help.replace("{game}", game)
+        for sub in getattr(action, "choices", None) or {}:
+            if isinstance(action.choices, dict) and isinstance(action.choices[sub], argparse.ArgumentParser):
+                _name_examples(action.choices[sub], game)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

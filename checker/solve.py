@@ -63,7 +63,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
     else:
-        print(fit(render_text(rules, rep, out, terminal_width())))
+        width = terminal_width()
+        print(fit(render_text(rules, rep, out, width), width))
     return status
 
 

@@ -1,30 +1,33 @@
 """Text that fits the terminal: its width, long lines wrapped (never cut), tables in bands.
 
-Every text the command line prints goes through :func:`fit`; tables are laid
-out for the width by :func:`columns` (as many columns side by side as fit,
+Every text the command line prints goes through :func:`fit` (wrapped to the
+terminal; to a pipe or a file, diagnostics stay one line each for the tools
+that read them); tables and pictures are laid out
+for the terminal's width, 80 without one, by :func:`columns` (as many columns side by side as fit,
 the rest in further bands below, a long name wrapped inside its cell).
 
 >>> fit("a " * 50, 40).splitlines()[1].startswith("    a")
 True
->>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Waterloo", " 50.0%")])], 60))
+>>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 60))
 Suspects                       Places
-Charles Chaillé-Long    25.0%  Waterloo                50.0%
->>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Waterloo", " 50.0%")])], 40))
+Charles Chaillé-Long    25.0%  Station                 50.0%
+>>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 40))
 Suspects
 Charles Chaillé-Long               25.0%
 <BLANKLINE>
 Places
-Waterloo                           50.0%
+Station                            50.0%
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import textwrap
 from typing import Sequence
 
-__all__ = ["terminal_width", "fit", "wrap_cell", "columns", "MIN_WIDTH"]
+__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "MIN_WIDTH"]
 
 #: No layout is made narrower than this.
 MIN_WIDTH = 40
@@ -38,9 +41,22 @@ def terminal_width() -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
 
 
+def wrap_width() -> int | None:
+    """The width to wrap flowing text (diagnostics) to: the terminal's (``COLUMNS`` when set);
+    None when the output goes to a file or a pipe, where lines stay whole for the tools that
+    read them."""
+    try:
+        return terminal_width() if os.isatty(1) else None
+    except OSError:  # pragma: no cover
+        return None
+
+
 def fit(text: str, width: int | None = None) -> str:
-    """Every line no wider than ``width``: a long line wrapped under its own indent (+4)."""
-    width = width or terminal_width()
+    """Every line no wider than ``width`` (default :func:`wrap_width`, and nothing changes
+    without one): a long line wrapped under its own indent (+4), never cut."""
+    width = width or wrap_width()
+    if width is None:
+        return text
     out: list[str] = []
     for line in text.split("\n"):
         if len(line) <= width:
@@ -48,9 +64,15 @@ def fit(text: str, width: int | None = None) -> str:
             continue
         lead = len(line) - len(line.lstrip(" "))
         indent = " " * min(lead + 4, width // 2)
-        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent,
-                                 break_on_hyphens=False, drop_whitespace=True) or [line[:width]])
+        kept = _LOCATION.sub(lambda m: m.group(0).replace(" ", _GLUE), line)  # "file:1:2: error[X]:" stays whole
+        wrapped = textwrap.wrap(kept, width, initial_indent="", subsequent_indent=indent,
+                                break_on_hyphens=False, break_long_words=False, drop_whitespace=True)
+        out.extend(w.replace(_GLUE, " ") for w in wrapped or [line])
     return "\n".join(out)
+
+
+_GLUE = "\x00"
+_LOCATION = re.compile(r"^\s*\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:")
 
 
 def wrap_cell(text: str, width: int) -> list[str]:
