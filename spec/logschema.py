@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
-__all__ = ["LOG_HEADER", "log_schema", "record_schema", "sections_schema"]
+__all__ = ["LOG_HEADER", "log_schema", "record_schema", "sections_schema", "rules_log_schema", "names_schema"]
 
 NAME = {"type": "string", "minLength": 1}
 PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
@@ -95,4 +95,136 @@ def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, An
         schema["title"] = title
     for name, props in _sections(records).items():
         schema["properties"][name] = _obj(props, description=schema["properties"][name]["description"])
+    return schema
+
+
+# -- the full schema of one resolved rule set (``ruleslawyer schema``) --------------------
+
+
+def _folded_pattern(names: Iterable[str]) -> str:
+    """A regex matching any of the names as the log reader does: any case, any spacing."""
+    import re
+
+    def one(name: str) -> str:
+        out = []
+        for ch in " ".join(name.split()):
+            if ch == " ":
+                out.append(r"\s+")
+            elif ch.lower() != ch.upper():
+                out.append(f"[{re.escape(ch.lower())}{re.escape(ch.upper())}]" if len(ch.upper()) == 1 else re.escape(ch))
+            else:
+                out.append(re.escape(ch))
+        return "".join(out)
+
+    alts = sorted({one(n) for n in names if str(n).strip()}, key=lambda a: (-len(a), a))
+    return r"^\s*(?:" + "|".join(alts) + r")\s*$"
+
+
+def names_schema(names: Iterable[str], description: str | None = None) -> dict[str, Any]:
+    """A name as printed or by an alias: the names as an enum (what an editor completes),
+    and any case and spacing of them (what the log reader accepts)."""
+    listed = list(dict.fromkeys(str(n) for n in names))
+    out: dict[str, Any] = {"anyOf": [{"enum": listed}, {"type": "string", "pattern": _folded_pattern(listed)}]}
+    if description:
+        out["description"] = description
+    return out
+
+
+def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[str, Any]:
+    """The JSON Schema of a log of one resolved rule set (a :class:`spec.model.Ruleset`):
+    every move a subschema of its own with its parameters, the items it names and, when
+    ``players`` are given, the players' names as enums (aliases and any case accepted).
+    """
+    from .env import static_env
+
+    env = static_env(rules)
+    schema = log_schema(rules.records, title=f"{rules.canonical_name} game log")
+    schema["$schema"] = LOG_HEADER["$schema"]
+    players = list(players) if players else None
+    player = names_schema(players, "A player, as listed in players:") if players else \
+        {**NAME, "description": "A player, as listed in players:"}
+
+    def items_of(component: str) -> dict[str, Any]:
+        comp = rules.components[component]
+        names = [n for i in comp.items for n in (rules.items[i].name, *rules.items[i].aliases)]
+        return names_schema(names, f"A {comp.noun}, as printed or by an alias.")
+
+    def static(expr: Any) -> Any:
+        try:
+            return expr.run(env) if expr is not None else None
+        except Exception:  # noqa: BLE001 - depends on the game's state: no bound in the schema
+            return None
+
+    supply: list[int] = []
+    if rules.tokens is not None:
+        raw = static(rules.tokens.supply)
+        supply = sorted(int(v) for v in dict(raw)) if raw else []
+
+    def param_schema(p: Any) -> dict[str, Any]:
+        if p.type == "items":
+            out: dict[str, Any] = {"type": "array", "items": items_of(p.of)}
+            size = static(p.size)
+            if isinstance(size, int) and not isinstance(size, bool):
+                out.update(minItems=size, maxItems=size)
+            return out
+        if p.type == "item":
+            return items_of(p.of)
+        if p.type == "count":
+            out = {"type": "integer", "minimum": 0}
+            top = static(p.max)
+            if isinstance(top, int) and not isinstance(top, bool):
+                out["maximum"] = top
+            return out
+        if p.type == "token_value":
+            return {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+        if p.type == "token_reveals":
+            value = {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+            many = {"oneOf": [value, {"type": "array", "items": value}]}
+            by_player: dict[str, Any] = {"type": "object", "additionalProperties": many}
+            if players:
+                by_player["propertyNames"] = player
+            return {"oneOf": [value, {"type": "array", "items": value}, by_player],
+                    "description": "The values turned face up: a list, or each player's value(s)."}
+        if p.type == "player":
+            return player
+        return {}
+
+    moves = []
+    for m in rules.moves.values():
+        props = {m.name: {**player, "description": f"{m.name}: the player who makes the move"}}
+        for p in m.params:
+            props[p.name] = {**param_schema(p), **({"description": f"{p.name} ({'optional' if p.optional else 'required'})"}
+                                                   if "description" not in param_schema(p) else {})}
+        moves.append({"type": "object", "title": m.name, "description": m.cite.quote if m.cite else m.name,
+                      "required": [m.name, *(p.name for p in m.params if not p.optional)],
+                      "properties": props, "additionalProperties": False})
+    schema["properties"]["moves"] = {"type": "array", "items": {"anyOf": moves},
+                                     "description": "The moves in order, one per line: {move: player, parameter: value}."}
+    if players:
+        schema["properties"]["players"] = {"type": "array", "minItems": len(players), "maxItems": len(players),
+                                           "items": player, "description": "The players in seating order (clockwise)."}
+        schema["properties"]["first"] = {**player, "description": "Who starts; default: the first player listed."}
+
+    for section in ("private", "end"):
+        props = schema["properties"][section]["properties"]
+        for r in rules.records:
+            if r.section != section:
+                continue
+            if r.kind == "zone":
+                deck = rules.deal.deck_of_family(r.zone) if rules.deal is not None else None
+                card = items_of(deck.cards) if deck is not None else NAME
+                cards = {"oneOf": [card, {"type": "array", "items": card}]}
+                props[r.key] = ({"type": "object", "additionalProperties": cards,
+                                 **({"propertyNames": player} if players else {})} if r.per_player else cards)
+            elif r.kind == "tokens_shown" and rules.tokens is not None:
+                value = {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+                row: dict[str, Any] = {"type": "object",
+                                       "additionalProperties": {"oneOf": [value, {"type": "array", "items": value}]}}
+                if players:
+                    row["propertyNames"] = player
+                props[r.key] = {"type": "object", "propertyNames": items_of(rules.tokens.on), "additionalProperties": row}
+            elif r.kind in ("scores", "token_values") and players:
+                props[r.key] = {**props[r.key], "propertyNames": player}
+            elif r.kind == "winners" and players:
+                props[r.key] = {"oneOf": [player, {"type": "array", "minItems": 1, "items": player}]}
     return schema
