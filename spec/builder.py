@@ -209,7 +209,8 @@ class Builder:
             init = self.expr(node, "init")
             added = self.template(node, "added", extra=frozenset({"item", "by"})) if "added" in node else None
             if init is not None:
-                out[str(name)] = StateVar(str(name), init, added)
+                label = str(node["label"]) if node.get("label") is not None else None
+                out[str(name)] = StateVar(str(name), init, added, label)
         return out
 
     # -- flow and moves ------------------------------------------------------

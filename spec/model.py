@@ -213,7 +213,7 @@ class StateVar:
     name: str
     init: Expr
     added: Template | None = None
-
+    label: str | None = None  # what a picture of the table calls it (shown when set): a mark or a count
 
 @dataclass(frozen=True)
 class ScoringStep:
