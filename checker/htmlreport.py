@@ -13,16 +13,15 @@ from __future__ import annotations
 import argparse
 import html
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from .files import write_atomically
 from .log import parse_log
 from .replay import Replay, replay
 from .table import render_svg, view
 
-__all__ = ["page", "run_report", "write_atomically"]
+__all__ = ["page", "run_report"]
 
 _CSS = """
 body { font-family: sans-serif; margin: 1em 2em; background: #fbfaf6; color: #222; }
@@ -158,41 +157,6 @@ def _move(rules: Any, step: Any) -> str:
     from .writer import move_text
 
     return move_text(rules, step.play)
-
-
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write a file so that it is either the old one or the new one, whole: a temporary
-    file in the same folder, flushed to disk, then renamed over the target."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        try:
-            mode = target.stat().st_mode & 0o777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:  # pragma: no cover - a file system without directory fsync
-        pass
 
 
 def run_report(args: argparse.Namespace) -> int:
