@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "  ruleslawyer COMMAND --help    (every command's options, with examples)")
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                      help="the version of ruleslawyer, then exit")
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                             help="what to do (ruleslawyer COMMAND --help for its options)")
     sub.required = True
 
     rules = _sub(sub, "rules", "validate, show, draw or explain rule files",
@@ -94,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
                  ["ruleslawyer rules validate rules/{game}.yaml rules/house/*.yaml",
                   "ruleslawyer rules show {game} --variant 5p --house no-repeat",
                   "ruleslawyer rules explain {game} suspect/not-previous"])
-    rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser,
+                                help="what to do with the rules (e.g. show)")
     rsub.required = True
     val = _sub(rsub, "validate", "check rule files and house overlays",
                "Load each file and report every problem (exit status 2 when one is found).",
@@ -171,8 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                   "move its own subschema with its parameters, names as enums (aliases included), so that "
                   "an editor (yaml-language-server) completes and checks moves as they are typed.",
                   ["ruleslawyer schema {game} > {game}.log.schema.json",
-                   "ruleslawyer schema {game} --variant 5p --house no-repeat --players Ann Ben Cat Dan Eve",
-                   "# then, first line of a log:  # yaml-language-server: $schema={game}.log.schema.json"])
+                   "ruleslawyer schema {game} --variant 5p --players Ann Ben Cat Dan Eve",
+                   "then, as the first line of a log:",
+                   "  # yaml-language-server: $schema={game}.log.schema.json"])
     schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. {game})")
     schema.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p)")
     schema.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",

@@ -140,6 +140,12 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
             row["tokens_left"] = machine.per_player - len(state.placed_by(p))
         players.append(row)
 
+    public = []
+    for z in deal.zones:
+        if z.owner is None and z.seen_by == "everyone" and z.id not in deal.solution:
+            known = [c for c in deal.deck_of_zone(z.id).cards if zprobs.get(c, {}).get(z.id, 0.0) >= 1 - 1e-9]
+            public.append({"zone": z.family, "size": z.size, "known": [rules.name(c) for c in known]})
+
     counts = [{"label": var.label, "value": state.vars.get(name)} for name, var in rules.state.items()
               if var.label and isinstance(state.vars.get(name), int) and not isinstance(state.vars.get(name), bool)]
     last = rep.steps[at - 1].logged if at > 0 and at <= len(rep.steps) else None
@@ -149,7 +155,7 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         "last_move": move_text(rules, last.play) if last is not None else None,
         "last_line": last.position.line if last is not None else None,
         "phase": state.phase, "turn": state.turn, "ended": state.ended,
-        "players": players, "counts": counts,
+        "players": players, "counts": counts, "public": public,
         "spaces": spaces, "space_noun": rules.noun(grid_comp) if grid_comp else None,
         "token_noun": tokens.plural if tokens is not None else None,
         "solutions": result.solution_count if result is not None else None,
@@ -185,6 +191,8 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
         lines.append("no deal fits what this seat saw: the log is inconsistent ('ruleslawyer check' says where)")
     elif v["solutions"] is not None:
         lines.append(f"{v['solutions']} {words['sets']}(s) remain" + ("; determined" if v["determined"] else ""))
+    for z in v["public"]:
+        lines.append(f"{z['zone']} (face up): {', '.join(z['known']) or '?'}")
     lines.append("")
     for p in v["players"]:
         flags = ("> " if p["turn"] else "  ") + p["name"] + (" (out)" if p["out"] else "")
@@ -211,8 +219,8 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
                 cells.append((c["name"] + extra + (f" ({toks})" if toks else ""), f" {_pct(c['p'])}{mark}"))
             cols.append((g["group"], cells))
         lines.append(columns(cols, width))
-        legend = (f"(! {words['certainly_in']}, x {words['certainly_out']}; "
-                  f"{v['token_noun'] or 'tokens'}: owner and value, * face down, ? not known from this seat)")
+        legend = f"(! {words['certainly_in']}, x {words['certainly_out']}" + (
+            f"; {v['token_noun']}: owner and value, * face down, ? not known from this seat)" if v["token_noun"] else ")")
         lines.append(legend)
     if "next" in v and v["next"]["moves"]:
         lines.append("")
@@ -242,7 +250,8 @@ def render_svg(v: dict[str, Any]) -> str:
     counts = "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
     sols = (f"; {v['solutions']} {v['words']['sets']}(s) remain" if v["solutions"] is not None and v["consistent"]
             else "; no deal fits this seat's view" if not v["consistent"] else "")
-    out.append(f'<text x="{pad}" y="38">{esc(state + counts + sols)} (seen by {esc(v["viewpoint"])})</text>')
+    public = "".join(f"; {z['zone']} (face up): {', '.join(z['known']) or '?'}" for z in v["public"])
+    out.append(f'<text x="{pad}" y="38">{esc(state + counts + sols + public)} (seen by {esc(v["viewpoint"])})</text>')
     y = 60
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"
