@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
                 "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
-                ["ruleslawyer play game.yaml --rules {game} --players Helen Gordon John Audrey",
+                ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type:  suspect: Helen, clues: [Baker, P2, T3, O4], smiles: 1"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
