@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, TextIO
 
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
-from ..spec.source import LMap, parse_text
+from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
 from .files import stale_temporaries, write_atomically
 from .log import parse_log_text
@@ -146,7 +146,7 @@ def _no_interrupt() -> Iterator[None]:
 class Recorder:
     """One log file, its rules and its replay, kept up to date with every move."""
 
-    def __init__(self, path: Path, house: tuple[str, ...] = (), out: TextIO = sys.stdout):
+    def __init__(self, path: Path, house: tuple[str, ...] = (), out: TextIO | None = None):
         self.path = path
         self.house = house
         self.out = out
@@ -154,10 +154,11 @@ class Recorder:
         self.load()
 
     def say(self, text: str = "") -> None:
-        print(fit(text, terminal_width()), file=self.out, flush=True)
+        print(fit(text, terminal_width()), file=self.out or sys.stdout, flush=True)
 
     def load(self) -> None:
-        self.text = self.path.read_text(encoding="utf-8")
+        read_yaml(str(self.path))  # a file the checker reads (regular, bounded, UTF-8), or its diagnostic
+        self.text = self.path.read_text(encoding="utf-8-sig")
         self.log, self.rules = parse_log_text(self.text, str(self.path), self.house)
         self.rep = replay(self.log, self.rules)
 
