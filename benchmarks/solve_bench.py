@@ -26,7 +26,6 @@ import random
 import statistics
 import sys
 import time
-from itertools import permutations
 from typing import Callable
 
 from ruleslawyer.solver import queries
@@ -35,7 +34,8 @@ from ruleslawyer.solver.engine import Knowledge
 from ruleslawyer.solver.engines import initial
 from ruleslawyer.solver.enumerate import Space
 from ruleslawyer.solver.z3engine import Z3Knowledge
-from ruleslawyer.spec.dealmodel import Deal, Deck, GroupCount, Zone
+from ruleslawyer.spec.deal import build_deal
+from ruleslawyer.spec.dealmodel import Deal
 from ruleslawyer.spec.facts import Fact, count, member
 from ruleslawyer.spec.loader import load_rules
 
@@ -43,19 +43,8 @@ PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")
 
 
 def lady_alice_deal(players: int) -> Deal:
-    """The deal as the rule file's parameters declare it for that many players."""
-    rules = load_rules("lady-alice", variant=f"{players}p")
-    names = PLAYERS[:players]
-    per_player = int(rules.param("evidence_per_player"))
-    base = tuple(int(n) for n in rules.param("evidence_per_category"))
-    patterns = tuple(sorted(set(permutations(base)))) if rules.param("categories_shuffled") else (base,)
-    groups = tuple(tuple(c.clues) for c in rules.categories)
-    clues = tuple(c for g in groups for c in g)
-    hands = tuple(f"hand:{p}" for p in names)
-    zones = (*(Zone(h, "hand", p, per_player, "owner") for h, p in zip(hands, names)),
-             Zone("rest", "rest", None, len(clues) - per_player * players))
-    constraint = GroupCount(hands, groups, patterns, tuple(c.id for c in rules.categories))
-    return Deal((Deck("clues", clues, zones, (constraint,)),), solution=hands, players=names)
+    """The deal the rule file declares for that many players."""
+    return build_deal(load_rules("lady-alice", variant=f"{players}p"), PLAYERS[:players])
 
 
 def random_game(deal: Deal, rng: random.Random, moves: int) -> tuple[frozenset[str], list[Fact]]:

@@ -18,6 +18,7 @@ from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
 from ..spec.loader import load_rules, rules_dir, validate_file
+from .capacity import capacity_problems, load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .textout import fit, terminal_width
@@ -142,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
     _house(check, "every log")
     check.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    _allow_path(check)
 
     explain = _sub(sub, "explain", "what a diagnostic code means",
                    "What a code means, the rule behind it with its citation, and a minimal example log.",
@@ -221,8 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
     play.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
                       help="for a new log: house-rule overlays (e.g. --house no-repeat)")
+    for p in (solve, show, report, play):
+        _allow_path(p)
     _name_examples(top, _example_game())
     return top
+
+
+def _allow_path(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                        help="a folder (besides the log's own) where the rule files and overlays a log "
+                             "names may be (repeatable; e.g. --allow-path ../rules)")
 
 
 def _name_examples(parser: argparse.ArgumentParser, game: str) -> None:
@@ -250,11 +260,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
         return EXIT_USAGE
-    except RuleError as exc:  # a rule of the rule file failed while running: its fault, said as such
-        _print_diagnostics([Diagnostic("RL900", f"a rule failed: {exc}", None,
-                                       hint="this is a bug in the rule file, not in the log")],
-                           getattr(args, "format", "text"))
-        return EXIT_INTERNAL
+    except RuleError as exc:  # a rule of the rule file failed while a command ran it
+        from .check import LIMIT, rule_failure
+
+        diagnostic = rule_failure(exc)
+        _print_diagnostics([diagnostic], getattr(args, "format", "text"))
+        return EXIT_USAGE if diagnostic.code == LIMIT else EXIT_INTERNAL
     except SolverError as exc:  # a limit of the solver (too many worlds...)
         _print_diagnostics([Diagnostic("RL160", str(exc), None)], getattr(args, "format", "text"))
         return EXIT_USAGE
@@ -282,7 +293,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
         for path in args.files:
-            diags = validate_file(path)
+            diags = validate_file(path, capacity_problems)
             all_diags.extend(diags)
             if diags:
                 status = EXIT_USAGE
@@ -290,7 +301,7 @@ def _rules(args: argparse.Namespace) -> int:
                 print(f"{path}: ok")
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
-    rules = load_rules(args.rules, variant=args.variant, house=args.house)
+    rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
             print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))
@@ -396,7 +407,8 @@ def _fmt(value: Any) -> str:
 def _check(args: argparse.Namespace) -> int:
     from .check import check_log
 
-    reports = [check_log(path, strict=args.strict, house=tuple(args.house)) for path in args.logs]
+    reports = [check_log(path, strict=args.strict, allow=args.allow_path, house=tuple(args.house))
+               for path in args.logs]
     if args.format == "json":
         print(json.dumps([r.to_json() for r in reports], indent=1, ensure_ascii=False))
     else:
@@ -422,9 +434,25 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    from ..spec.paths import ALLOWED
     from .solve import run_solve
 
-    return run_solve(args)
+    token = ALLOWED.set(tuple(args.allow_path))
+    try:
+        return run_solve(args)
+    finally:
+        ALLOWED.reset(token)
+
+
+def _allowed(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command that reads a log with the folders ``--allow-path`` adds."""
+    from ..spec.paths import ALLOWED
+
+    token = ALLOWED.set(tuple(getattr(args, "allow_path", ()) or ()))
+    try:
+        return run(args)
+    finally:
+        ALLOWED.reset(token)
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -438,16 +466,16 @@ def _schema(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from .table import run_show
 
-    return run_show(args)
+    return _allowed(run_show, args)
 
 
 def _report(args: argparse.Namespace) -> int:
     from .htmlreport import run_report
 
-    return run_report(args)
+    return _allowed(run_report, args)
 
 
 def _play(args: argparse.Namespace) -> int:
     from .recorder import run_play
 
-    return run_play(args)
+    return _allowed(run_play, args)

@@ -58,6 +58,9 @@ LOG_CODES: dict[str, LogCode] = {c.code: c for c in [
     LogCode("LG115", "log header", "the rules the log names cannot be loaded (their own problems follow)"),
     LogCode("LG116", "log moves", "a move parameter of the wrong kind (one item where a list is needed, a word "
                                   "where a number is needed...)"),
+    LogCode("LG117", "log names", "a name or value longer than the limit (RULESLAWYER_MAX_NAME, default 200 "
+                                  "characters; 4096 for the paths of rules: and house:; title, date and notes "
+                                  "have only the limit of every file): the rules compare names on every move"),
     LogCode("LG201", "log record", "the private record lists more tokens of a player than the player placed"),
     LogCode("LG202", "log record", "a warning: the recorded scores cannot be checked, because the solution or "
                                    "the value of a token that counts is not recorded"),

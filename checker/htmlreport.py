@@ -162,7 +162,7 @@ def _move(rules: Any, step: Any) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from .solve import viewpoint_of
 
-    log, rules = parse_log(args.log, tuple(getattr(args, "house", ()) or ()))
+    log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
     text = page(rep, viewpoint_of(args, rep))
     try:

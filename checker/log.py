@@ -4,7 +4,7 @@ A log names its rules, the players in seating order and who starts, may
 give private facts, then lists the moves, and may end with the end of the
 game::
 
-    rules: <game>                # a bundled rule set by name, or a rule file relative to the log
+    rules: <game>                # a bundled rule set by name, or a rule file in the log's folder tree
     players: [Helen, Gordon, John, Audrey]
     first: Helen
     private:                     # keys declared by the rule file's log: section
@@ -32,17 +32,20 @@ unusable.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.loader import load_rules, schema_diagnostics, schema_errors
 from ..spec.logschema import sections_schema
 from ..spec.machine import Play
 from ..spec.model import Move, MoveParam, RecordSpec, Ruleset
-from ..spec.source import LMap, LSeq, parse_text, position_of, read_yaml
+from ..spec.paths import ALLOWED, PathPolicy, bare_name
+from ..spec.source import Limits, LMap, LSeq, parse_text, position_of, read_yaml
+from .capacity import load_usable
 from .names import Names, fold
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
@@ -135,29 +138,41 @@ class GameLog:
         return iter(self.moves)
 
 
-def parse_log(path: str, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Read and check a log file; raise :class:`DiagnosticError` if unusable.
 
-    ``house``: overlays to play with besides the ones the log names (``--house``).
+    ``allow``: folders besides the log's own where the files it names may be
+    (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
+    ``house``: overlays to play with besides the ones the log names (``--house``),
+    by name or by a file the command line gives.
     """
-    return parse_document(read_yaml(path), str(path), house)
+    return parse_document(read_yaml(path), str(path), allow, house)
 
 
-def parse_log_text(text: str, path: str = "<log>", house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None,
+                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path, house)
+    return parse_document(parse_text(text, path), path, allow, house)
 
 
-def parse_document(doc: Any, path: str, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
+                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
                                           position_of(doc) or Position(path, 1, 1))])
+    problems = _long_strings(doc, Limits.from_env().max_name)
+    if problems:
+        raise DiagnosticError(problems)
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
         raise DiagnosticError(problems)
-    rules = _rules(doc, path, tuple(house))
+    extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
+    folders = [str(Path(h).parent) for h in extra if not bare_name(h)]
+    if folders:  # overlays the command line names: their folders are the user's to read
+        allow = [*(ALLOWED.get() if allow is None else allow), *folders]
+    rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
@@ -169,9 +184,62 @@ def parse_document(doc: Any, path: str, house: tuple[str, ...] = ()) -> tuple[Ga
     return log, rules
 
 
+#: Free text, never compared with anything: only the limit of every file applies.
+_TEXT_KEYS = frozenset({"title", "date", "notes"})
+#: Paths: as long as the file system allows.
+_PATH_KEYS = frozenset({"rules", "house"})
+_MAX_PATH = 4096
+
+
+def _long_strings(doc: LMap, limit: int) -> list[Diagnostic]:
+    """Names and values longer than ``limit`` characters (LG117; the first 20).
+
+    Names are compared by the rules on every move: a name of a million
+    characters would turn each comparison into a long walk.
+    """
+    if _all_short([v for k, v in doc.items() if k not in _TEXT_KEYS] + list(doc), limit):
+        return []  # the usual case, without positions
+    out: dict[Position | None, Diagnostic] = {}
+    stack: list[tuple[Any, int, Position | None]] = [
+        (v, _MAX_PATH if k in _PATH_KEYS else limit, doc.pos_of(k)) for k, v in doc.items() if k not in _TEXT_KEYS]
+    stack.extend((k, limit, doc.key_position(k)) for k in doc)
+    while stack and len(out) < 20:
+        node, most, pos = stack.pop()
+        if isinstance(node, LMap):
+            stack.extend((k, most, node.key_position(k)) for k in node)
+            stack.extend((v, most, node.pos_of(k)) for k, v in node.items())
+        elif isinstance(node, LSeq):
+            stack.extend((v, most, node.pos_of(i)) for i, v in enumerate(node))
+        elif isinstance(node, str) and len(node) > most:
+            out.setdefault(pos, _too_long(node, most, pos))
+    return sorted(out.values(), key=lambda d: (d.position.line, d.position.column) if d.position else (0, 0))
+
+
+def _all_short(nodes: list[Any], limit: int) -> bool:
+    """Whether every string among these nodes' keys and values has at most ``limit`` characters."""
+    stack = nodes
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if len(node) > limit:
+                return False
+        elif isinstance(node, dict):
+            stack.extend(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
+def _too_long(text: str, most: int, pos: Position | None) -> Diagnostic:
+    return Diagnostic("LG117", f"a name or value of {len(text):,} characters: a log's are at most {most:,}", pos,
+                      hint="raise RULESLAWYER_MAX_NAME if the log is genuine" if most != _MAX_PATH else None)
+
+
 # -- rules ---------------------------------------------------------------------
 
 _CACHE: dict[tuple[Any, ...], tuple[Ruleset, tuple[tuple[str, int], ...]]] = {}
+_CACHE_SIZE = 16
 
 
 def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -184,12 +252,6 @@ def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def _local(ref: str, base: Path) -> str:
-    """A name, or a file relative to the log when one is there."""
-    candidate = base / ref
-    return str(candidate) if candidate.is_file() else ref
-
-
 @lru_cache(maxsize=16)
 def _sections_validator(records: tuple[Any, ...]) -> Any:
     """The validator of what a rule set declares for ``private:`` and ``end:`` (built once)."""
@@ -198,27 +260,34 @@ def _sections_validator(records: tuple[Any, ...]) -> Any:
     return jsonschema.Draft202012Validator(sections_schema(records))
 
 
-def load_cached(ref: str, variant: str | None, house: tuple[str, ...]) -> Ruleset:
+def load_cached(ref: str, variant: str | None, house: tuple[str, ...],
+                policy: PathPolicy | None = None) -> Ruleset:
     """:func:`load_rules` with a cache invalidated when a rule file changes."""
-    key = (ref, variant, house)
+    key = (ref, variant, house, policy)
     hit = _CACHE.get(key)
     if hit is not None and _stamp(tuple(f for f, _ in hit[1])) == hit[1]:
         return hit[0]
-    rules = load_rules(ref, variant=variant, house=list(house))
+    rules = load_usable(ref, variant=variant, house=list(house), policy=policy)
+    while len(_CACHE) >= _CACHE_SIZE:  # the oldest first: a long run reads many rule sets
+        del _CACHE[next(iter(_CACHE))]
     _CACHE[key] = (rules, _stamp(rules.files))
     return rules
 
 
-def _rules(doc: LMap, path: str, extra: tuple[str, ...] = ()) -> Ruleset:
-    base = Path(path).parent
-    ref = _local(str(doc["rules"]), base)
-    house = tuple(_local(str(h), base) for h in doc.get("house") or ()) + tuple(extra)
+def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()) -> Ruleset:
+    def found(ref: Any, pos: Position | None) -> str:
+        """The file a name means, when there is one where the log may name it (else the name)."""
+        hit = policy.find(str(ref), None, pos)
+        return str(ref) if hit is None else os.path.abspath(hit)
+
     variant = doc.get("variant")
     defaulted = variant is None
     if defaulted:
         variant = str(len(doc["players"]))
     try:
-        return load_cached(ref, str(variant), house)
+        ref = found(doc["rules"], doc.pos_of("rules"))
+        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ())) + extra
+        return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)
         if defaulted and any(d.code == "RL127" for d in diags):

@@ -159,7 +159,7 @@ class Recorder:
     def load(self) -> None:
         read_yaml(str(self.path))  # a file the checker reads (regular, bounded, UTF-8), or its diagnostic
         self.text = self.path.read_text(encoding="utf-8-sig")
-        self.log, self.rules = parse_log_text(self.text, str(self.path), self.house)
+        self.log, self.rules = parse_log_text(self.text, str(self.path), house=self.house)
         self.rep = replay(self.log, self.rules)
 
     @property
@@ -207,7 +207,7 @@ class Recorder:
             return False
         candidate, line_no = append_move(self.text, move)
         try:
-            log, rules = parse_log_text(candidate, str(self.path), self.house)
+            log, rules = parse_log_text(candidate, str(self.path), house=self.house)
         except DiagnosticError as exc:
             mine = [d for d in exc.diagnostics if d.position is None or d.position.line == line_no] or list(exc.diagnostics)
             self.say("not recorded:")

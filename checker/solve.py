@@ -16,6 +16,7 @@ from typing import Any
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.facts import Fact
+from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .check import number_moves
 from .log import parse_log
@@ -26,7 +27,8 @@ __all__ = ["run_solve", "describe_fact", "render_text"]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    log, rules = parse_log(args.log, tuple(getattr(args, "house", ()) or ()))
+    log, rules = parse_log(args.log, allow=getattr(args, "allow_path", None),
+                           house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
     if rules.deal is None or rules.deal.solution is None:
         raise DiagnosticError([Diagnostic("RL010", f"{rules.canonical_name} declares no hidden solution to solve",
@@ -40,10 +42,14 @@ def run_solve(args: argparse.Namespace) -> int:
                            "after_move": args.at if args.at is not None else moves}
     errors = rep.reporter.errors
     number_moves(errors, log)
-    out["errors"] = [d.to_json() for d in errors]
+    if errors:  # the answers take the moves as the replay read them; say first that the log is wrong
+        out["problems"] = [d.to_json() for d in errors]
     result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
     out["consistent"] = result.consistent
+    if not result.consistent:
+        found = queries.first_inconsistent(rep.deal, facts, view)
+        out["inconsistent"] = {"because": [describe_fact(rules, rep, f) for f in found.facts]} if found else {}
     if args.explain and result.consistent:
         card = _card(rules, rep, args.explain)
         if card is None:
@@ -58,6 +64,7 @@ def run_solve(args: argparse.Namespace) -> int:
         first = queries.first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
+        out["claims"] = grade_claims(rep, args.at)
     status = 1 if errors or not result.consistent else 0
     out["status"] = status
     if args.format == "json":
@@ -116,6 +123,35 @@ def closing_step(rules: Ruleset, rep: Replay, card: str, status: str, core: list
             f"{where}: {last['words']}")
 
 
+def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
+    """Each move that asserts something about the deal (its rules' ``claims:``, e.g. a guess),
+    graded from its player's viewpoint just before it: certain, a gamble or impossible."""
+    from ..solver.errors import SolverError
+    from ..solver.z3engine import Z3Knowledge
+    from ..spec.facts import negate
+
+    out = []
+    for step in rep.steps:
+        if upto is not None and step.number > upto:
+            break
+        try:
+            claim = rep.machine.claim(step.before, step.play)
+        except RuleError:  # a move too broken to say what it claims (its own error is in the report)
+            continue
+        if claim is None:
+            continue
+        view = queries.Viewpoint.of_player(step.play.actor)
+        seen = [f for f in rep.facts(step.number - 1) if view.sees(f)]
+        try:
+            known = Z3Knowledge.initial(rep.deal).with_facts(seen)
+            can, can_not = known.possible(claim), known.possible(negate(claim))
+            grade = "certain" if not can_not and can else "impossible" if not can else "a gamble"
+        except SolverError:
+            grade = "unknown (no deal fits what the player saw)"
+        out.append({"move": step.number, "player": step.play.actor, "kind": step.play.kind, "when_made": grade})
+    return out
+
+
 def _noun(rules: Ruleset, rep: Replay) -> str:
     """What one card of the solution's deck is called (its component's noun)."""
     deck = rules.deal.deck_of_family(rules.deal.solution.zones[0]) if rules.deal and rules.deal.solution else None
@@ -164,18 +200,21 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
     solve = out["solve"]
     word = rules.solution_word
     lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}"]
-    errors = out.get("errors") or []
-    if errors:
-        lines += [f"this log has {len(errors)} error(s) ('ruleslawyer check' says more); the answers below "
-                  "read the moves as the replay did:"]
-        for d in errors[:5]:
+    problems = out.get("problems") or []
+    if problems:
+        n = len(problems)
+        lines.append(f"this log breaks the rules ({n} error{'s' * (n != 1)}; 'ruleslawyer check' says more); "
+                     "the answers below take its moves as the replay read them:")
+        for d in problems[:5]:
             move = f"move {d['move']}: " if d.get("move") else ""
             lines.append(f"  {d['file']}:{d['line']}:{d['column']}: error[{d['code']}]: {move}{d['message']}")
-        if len(errors) > 5:
-            lines.append(f"  ... and {len(errors) - 5} more")
-    if not solve.get("consistent", True):
-        lines.append(f"no deal fits what this viewpoint saw: the {word('observation', 'observation')}s "
-                     "contradict each other or the records (see 'ruleslawyer check')")
+        if n > 5:
+            lines.append(f"  ... and {n - 5} more")
+    if "inconsistent" in out or not solve.get("consistent", True):
+        lines.append("no deal fits what this viewpoint saw" + (", because:" if out.get("inconsistent", {}).get("because")
+                                                             else " (see 'ruleslawyer check')"))
+        for b in out.get("inconsistent", {}).get("because", []):
+            lines.append("  " + _because(b))
         return "\n".join(lines)
     lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
                  + ("; the solution is determined" if solve.get("determined") else ""))
@@ -207,10 +246,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
                    "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
         lines += ["", f"{rules.name(card)} {verdict}" + (", because:" if ex["because"] else "")]
         for b in ex["because"]:
-            where = f"{b['at']}: " if b["at"] else ""
-            what = f"move {b['move']}: " if b.get("move") else ""
-            record = f" ({b['record']})" if b.get("record") else ""
-            lines.append(f"  {where}{what}{b['words']}{record}")
+            lines.append("  " + _because(b))
         if ex.get("closing"):
             lines.append(f"  so: {ex['closing']}")
     if "hindsight" in out:
@@ -220,7 +256,17 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
             when = "not yet" if step is None else f"after move {step}"
             could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
             lines.append(f"  {who}: {when}{could}")
+        for c in out.get("claims", []):
+            lines.append(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made")
     return "\n".join(lines)
+
+
+def _because(b: dict[str, Any]) -> str:
+    """One fact of an explanation: where it stands, its move or record, its words."""
+    where = f"{b['at']}: " if b["at"] else ""
+    what = f"move {b['move']}: " if b.get("move") else ""
+    record = f" ({b['record']})" if b.get("record") else ""
+    return f"{where}{what}{b['words']}{record}"
 
 
 def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) -> str:

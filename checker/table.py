@@ -306,7 +306,7 @@ def run_show(args: argparse.Namespace) -> int:
     from .check import number_moves
     from .solve import viewpoint_of
 
-    log, rules = parse_log(args.log, tuple(getattr(args, "house", ()) or ()))
+    log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
     moves = len(rep.steps)
     at = moves if args.at is None else args.at

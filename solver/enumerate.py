@@ -35,6 +35,8 @@ its ``fallback`` (by default: full mode, see :mod:`solver.engines`).
 
 from __future__ import annotations
 
+import os
+
 import itertools
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, reduce
@@ -52,10 +54,20 @@ from .frame import Frame, Pin, constraint_blocks, frame_of, pins_conflict, valid
 __all__ = ["Space", "ProjectedKnowledge", "FullSpace", "FullKnowledge", "Prepared",
            "MAX_SETS", "MAX_WORLDS", "full_size", "full_knowledge"]
 
-#: Refuse to enumerate more solutions than this (memory: ~cards bytes each).
-MAX_SETS = 20_000_000
+def _limit(name: str, default: int) -> int:
+    """A limit, raised (or lowered) by the environment variable ``RULESLAWYER_<NAME>``."""
+    raw = os.environ.get(f"RULESLAWYER_{name}")
+    try:
+        return max(1, int(raw)) if raw is not None else default
+    except ValueError:
+        return default
+
+
+#: Refuse to enumerate more solutions than this (memory: ~cards bytes each; 2,000,000 of
+#: 32 cards take about 80 MB and a second to build).
+MAX_SETS = _limit("MAX_SETS", 2_000_000)
 #: Refuse to enumerate more full deals than this (memory: ~cards bytes each, plus 16).
-MAX_WORLDS = 1_000_000
+MAX_WORLDS = _limit("MAX_WORLDS", 1_000_000)
 
 _WORD = 64
 _LE64 = np.dtype("<u8")

@@ -296,8 +296,9 @@ class Builder:
             says = self.template(ob, "says") if "says" in ob else None
             if fact is not None and seen is not None:
                 observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos))  # type: ignore[arg-type]
+        claims = self.expr(node, "claims") if "claims" in node else None
         return Move(name, self.cite(node), tuple(params), requires, tuple(observe),  # type: ignore[arg-type]
-                    self.effects(node.get("effects")), node.pos)
+                    self.effects(node.get("effects")), node.pos, claims)
 
     def functions(self) -> dict[str, Function]:
         out = {}

@@ -31,8 +31,17 @@ _CODES = [
     CodeInfo("RL007", "syntax", "A mapping key that is itself a list or mapping.", "? [a, b]\n: 1"),
     CodeInfo("RL008", "syntax", "A YAML tag: only plain data is read, nothing is ever constructed or executed.",
              "x: !!python/object/apply:os.system [ls]"),
+    CodeInfo("RL009", "input", "A key or value longer than the limit (RULESLAWYER_MAX_STRING, default 10,000 "
+             "characters).", "notes: \"xxxx... (20,000 characters)\""),
     CodeInfo("RL010", "usage", "A command-line argument that does not fit the input (a move number past the "
              "end of the log, a player or card that is not in it).", "ruleslawyer solve game.yaml --at 999"),
+    CodeInfo("RL011", "input", "A game log (its rules: or house:, or the extends: of an overlay it names) names a "
+             "file outside the folders a log may read: a bundled rule set by name, or a file in the log's own folder "
+             "or below (after following links and '..').  Allow another folder with --allow-path DIR on check and "
+             "solve.  Nothing is read: the answer is the same whether the file exists or not.",
+             "rules: /etc/passwd"),
+    CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
+             "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),
@@ -55,6 +64,13 @@ _CODES = [
     CodeInfo("RL131", "rules", "Parameters that contradict a check of the rule file, or a deal that cannot be "
              "dealt (zone sizes that do not add up to the deck...).",
              "parameters:\n  hand_size: 9   # 3 hands of 9 from a deck of 16"),
+    CodeInfo("RL132", "rules", "A rule expression goes past a limit of the expression language: a rule function "
+             "that calls itself (directly or through others), calls that multiply past the work budget, or, while "
+             "a log is replayed, more work than the budget (RULESLAWYER_MAX_STEPS, default 1,000,000 steps), calls "
+             "nested more than 50 deep, a string longer than RULESLAWYER_MAX_STRING or a number of more than 4096 "
+             "bits; '%' formatting and repetition of strings or lists are refused.  The rule file is unusable as it "
+             "stands (exit status 2).",
+             "functions:\n  boom: {args: [n], expr: \"0 if n == 0 else boom(n - 1) + boom(n - 1)\"}"),
     CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
     CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),

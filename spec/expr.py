@@ -30,12 +30,26 @@ from typing import Any, Callable, Iterable, Mapping
 from . import facts
 from .diagnostics import Diagnostic, DiagnosticError, Position
 from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
+from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
-__all__ = ["Expr", "compile_expr", "Namespace", "ExprError", "FUNCTIONS"]
+__all__ = ["Expr", "compile_expr", "Namespace", "ExprError", "LimitError", "expr_error_of", "charge",
+           "FUNCTIONS", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
 class ExprError(Exception):
-    """An expression failed while running (bad types, unknown name, ...)."""
+    """An expression failed while running (bad types, unknown name, ...).
+
+    ``exprs`` lists the expressions that were running, innermost first (the
+    rule's own expression last): it is filled in on the way out, so that a
+    diagnostic can point at the rule file.
+    """
+
+    exprs: list["Expr"]
+
+
+class LimitError(ExprError):
+    """An expression went past a limit of the language: its work, the depth
+    of its calls or the size of a value it builds (see :data:`MAX_STEPS`)."""
 
 
 class Namespace(Mapping[str, Any]):
@@ -100,11 +114,18 @@ def _not_contains(item: Any, container: Any) -> Any:
     return item not in container
 
 
-# Work bound for one evaluation: items iterated, built, compared or passed
-# to a function.  A rule file is data, so a hostile one must not make the
-# loader (which runs the file's checks) or the replay hang.
-MAX_STEPS = 1_000_000
-# [steps left] while an outermost Expr.run is in progress; one per thread or task.
+# The limits of one evaluation.  A rule file is data, so a hostile one must
+# not make the loader (which runs the file's checks) or the replay hang or
+# exhaust memory: every step is charged against a budget (items iterated,
+# built, compared or passed to a function; every call; the characters of a
+# string and the words of a big number built), calls nest only so deep, and
+# no value grows past a size.
+MAX_STEPS = env_limit("max_steps", 1_000_000)
+MAX_CALL_DEPTH = 50           # rule functions calling rule functions
+MAX_STRING = env_limit("max_string", DEFAULT_LIMITS.max_string)  # characters of a string built
+MAX_INT_BITS = INT_BITS       # about 1233 decimal digits, as in the files read
+_BIG = 1 << 62                # numbers below this in size are never charged
+# [steps left, calls nested] while an outermost Expr.run is in progress; one per thread or task.
 _BUDGET: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("expr_budget", default=None)
 
 
@@ -113,11 +134,44 @@ def _charge(n: int) -> None:
     if budget:
         budget[0] -= n
         if budget[0] < 0:
-            raise ExprError(f"the expression does too much work (more than {MAX_STEPS} steps)")
+            raise LimitError(f"the expression does too much work (more than {MAX_STEPS:,} steps)")
+
+
+#: For a function the environment supplies: charge its own work to the running evaluation.
+charge = _charge
 
 
 def _size(value: Any) -> int:
     return len(value) if isinstance(value, (list, tuple, str, frozenset, set, dict, range)) else 0
+
+
+def _big(value: int) -> int:
+    """A number too big to be free: charged by its words, refused past MAX_INT_BITS."""
+    bits = value.bit_length()
+    if bits > MAX_INT_BITS:
+        raise LimitError(f"a number of more than {MAX_INT_BITS} bits")
+    _charge(bits >> 6)
+    return value
+
+
+def _concat(a: Any, b: Any) -> Any:
+    """``a + b`` for strings, lists and tuples: charged before it is built."""
+    n = _size(a) + _size(b)
+    if n > MAX_STRING and isinstance(a, str):
+        raise LimitError(f"a string of more than {MAX_STRING:,} characters")
+    _charge(n)  # concatenation copies
+    return a + b
+
+
+def expr_error_of(exc: BaseException | None) -> ExprError | None:
+    """The :class:`ExprError` behind an exception (itself, its cause or context), if any."""
+    seen = 0
+    while exc is not None and seen < 16:
+        if isinstance(exc, ExprError):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 def _range(*args: Any) -> range:
@@ -148,6 +202,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+_SEQUENCES = (str, list, tuple)
 _CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
            ast.Gt: operator.gt, ast.GtE: operator.ge,
            ast.In: _contains, ast.NotIn: _not_contains,
@@ -187,24 +242,44 @@ class Expr:
     strings: tuple[tuple[str, int], ...] = field(default=())
     # (namespace, field, literal, column) for comparisons like options.repeat == 'never'
     literals: tuple[tuple[str, str, Any, int], ...] = field(default=())
+    calls: tuple[str, ...] = field(default=())  # functions the environment supplies, once per call written
+    position: Position | None = None  # where the expression stands in its file
 
     def run(self, env: Env) -> Any:
-        token = _BUDGET.set([MAX_STEPS]) if _BUDGET.get() is None else None
+        budget = _BUDGET.get()
+        token = None
+        if budget is None:  # the outermost run: a fresh budget
+            token = _BUDGET.set([MAX_STEPS, 1])
+        else:  # a call of a function the rule file defines, with a copy of the environment
+            if budget[1] >= MAX_CALL_DEPTH:
+                raise _traced(LimitError(f"calls nested more than {MAX_CALL_DEPTH} deep (a function that "
+                                         "calls itself?)"), self)
+            _charge(len(env))
+            budget[1] += 1
         try:
             return self.run_fn(env)
-        except ExprError:
-            raise
+        except ExprError as exc:
+            raise _traced(exc, self)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
                 OverflowError) as exc:  # facts.FactError is a TypeError
-            raise ExprError(f"{type(exc).__name__}: {exc}") from None
+            raise _traced(ExprError(f"{type(exc).__name__}: {exc}"), self) from None
         except RecursionError:
-            raise ExprError("the expression recurses too deeply") from None
+            raise _traced(LimitError("the expression recurses too deeply"), self) from None
         finally:
             if token is not None:
                 _BUDGET.reset(token)
+            else:
+                budget[1] -= 1  # type: ignore[index]
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))
+
+
+def _traced(exc: ExprError, expr: Expr) -> ExprError:
+    if not hasattr(exc, "exprs"):
+        exc.exprs = []
+    exc.exprs.append(expr)
+    return exc
 
 
 class _Compiler:
@@ -213,6 +288,7 @@ class _Compiler:
         self.attributes: list[tuple[str, str, int]] = []
         self.strings: list[tuple[str, int]] = []
         self.literals: list[tuple[str, str, Any, int]] = []
+        self.calls: list[str] = []
 
     def fail(self, node: ast.AST, message: str) -> ExprError:
         err = ExprError(message)
@@ -320,21 +396,41 @@ class _Compiler:
         fn = _BINOPS.get(type(node.op))
         if fn is None:
             raise self.fail(node, "this operator is not allowed")
+        literal = (ast.List, ast.Tuple, ast.ListComp, ast.JoinedStr)
+        sides = [node.left, node.right]
+        if isinstance(node.op, ast.Mult) and any(isinstance(n, literal) or _string(n) for n in sides):
+            raise self.fail(node, "repetition of strings or lists is not allowed")
+        if isinstance(node.op, ast.Mod) and _string(node.left):
+            raise self.fail(node, "'%' formatting of strings is not allowed")
         left, right = self.compile(node.left, bound), self.compile(node.right, bound)
+        if isinstance(node.op, ast.Add):
+            def run_add(env: Env) -> Any:
+                a, b = left(env), right(env)
+                if isinstance(a, _SEQUENCES):
+                    return _concat(a, b)
+                r = a + b
+                return r if type(r) is not int or -_BIG < r < _BIG else _big(r)
+            return run_add
         if isinstance(node.op, ast.Mult):
             def run_mul(env: Env) -> Any:
                 a, b = left(env), right(env)
-                if isinstance(a, (str, list, tuple)) or isinstance(b, (str, list, tuple)):
-                    raise ExprError("repetition of strings or lists is not allowed")
-                return a * b
+                if isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
+                    raise LimitError("repetition of strings or lists is not allowed")
+                r = a * b
+                return r if type(r) is not int or -_BIG < r < _BIG else _big(r)
             return run_mul
-        if isinstance(node.op, ast.Add):
-            def run_add(env: Env) -> Any:
-                result = left(env) + right(env)
-                _charge(_size(result))  # concatenation copies
-                return result
-            return run_add
-        return lambda env: fn(left(env), right(env))
+        if isinstance(node.op, ast.Mod):
+            def run_mod(env: Env) -> Any:
+                a, b = left(env), right(env)
+                if isinstance(a, str):
+                    raise LimitError("'%' formatting of strings is not allowed")
+                return a % b
+            return run_mod
+
+        def run(env: Env) -> Any:
+            r = fn(left(env), right(env))
+            return r if type(r) is not int or -_BIG < r < _BIG else _big(r)
+        return run
 
     def c_Compare(self, node: ast.Compare, bound: frozenset[str]) -> Run:
         sides = [node.left, *node.comparators]
@@ -399,15 +495,17 @@ class _Compiler:
         fname = node.func.id
         if fname not in FUNCTIONS:
             self.names.add(fname)  # a function the environment must supply
+            self.calls.append(fname)
         args = [self.compile(a, bound) for a in node.args]
         builtin = FUNCTIONS.get(fname)
 
         def run(env: Env) -> Any:
-            fn = env.get(fname, builtin) if fname not in FUNCTIONS else builtin
+            fn = env.get(fname, builtin) if builtin is None else builtin
             if fn is None or not callable(fn):
                 raise ExprError(f"unknown function '{fname}'")
             values = [a(env) for a in args]
-            _charge(sum(_size(v) for v in values))  # sorted(), set(), sum()... walk their argument
+            # Every call costs a step; sorted(), set(), sum()... walk their arguments.
+            _charge(1 + sum(map(_size, values)))
             return fn(*values)
         return run
 
@@ -477,6 +575,10 @@ class _Compiler:
         return lambda env: frozenset(items(env))
 
 
+def _string(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
 def compile_expr(source: Any, position: Position | None = None) -> Expr:
     """Compile an expression; raise :class:`DiagnosticError` (RL120) if it is bad.
 
@@ -484,7 +586,7 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
     """
     if isinstance(source, bool) or isinstance(source, int) or source is None:
         const = source
-        return Expr(repr(source), lambda env: const, frozenset(), ())
+        return Expr(repr(source), lambda env: const, frozenset(), (), position=position)
     if not isinstance(source, str):
         raise DiagnosticError([Diagnostic("RL120", "an expression must be a string", position)])
     text = source.strip()
@@ -506,7 +608,7 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
     except RecursionError:
         raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
     return Expr(text, run, frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
-                tuple(comp.literals))
+                tuple(comp.literals), tuple(comp.calls), position)
 
 
 def _shift(position: Position | None, columns: int) -> Position | None:

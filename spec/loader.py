@@ -17,14 +17,16 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import jsonschema
 
 from . import bundled
 from .builder import Builder, Ctx, check_references, fold, unknown
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
-from .model import Cite, Move, Option, Require, Ruleset, Setting
+from .expr import MAX_STEPS, LimitError
+from .model import Cite, Function, Move, Option, Require, Ruleset, Setting
+from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .source import LMap, position_of, read_yaml
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
@@ -33,7 +35,7 @@ MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold m
 
 def rules_dir() -> Path:
     """The bundled rules/ folder (package data, wherever the package is installed)."""
-    return bundled.folder(bundled.RULES)
+    return bundled_dir()
 
 
 def source_path(rules: "Ruleset", src: str) -> Path:
@@ -41,22 +43,27 @@ def source_path(rules: "Ruleset", src: str) -> Path:
     return rules_dir() / "sources" / rules.sources[src]
 
 
-def find_rule_file(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    """A bundled rule set by name (its file name without .yaml) or a path; None when not found."""
+def find_rule_file(name_or_path: str, relative_to: Path | None = None, policy: PathPolicy | None = None,
+                   position: Position | None = None) -> Path | None:
+    """A bundled rule set by name (its file name without .yaml) or a path; None when not found.
+
+    Under a ``policy`` (files named by a log), only where the policy allows
+    (else DiagnosticError RL011 at ``position``), and never relative to the
+    working folder.
+    """
+    if policy is not None:
+        found = policy.find(name_or_path, relative_to, position)
+        return None if found is None else _shown(found)
     candidates = []
     p = Path(name_or_path)
     if relative_to is not None and not p.is_absolute():
         candidates.append(relative_to / p)
     candidates.append(p)
-    if p.suffix not in (".yaml", ".yml") and "/" not in name_or_path:
+    if bare_name(name_or_path):
         candidates.append(rules_dir() / f"{name_or_path}.yaml")
         candidates.append(rules_dir() / "house" / f"{name_or_path}.yaml")
     for c in candidates:
-        try:
-            found = c.is_file()
-        except OSError:  # a name too long for the file system, a loop of links...
-            found = False
-        if found:
+        if is_file(c):
             return _shown(c)
     return None
 
@@ -159,7 +166,7 @@ def _short(value: Any) -> str:
 
 def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
     try:
-        doc = read_yaml(path)
+        doc = read_yaml(path, declared="ruleslawyer")
     except DiagnosticError as exc:
         ctx.diagnostics.extend(exc.diagnostics)
         return None
@@ -174,13 +181,18 @@ def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
 _MAX_CHAIN = 32  # overlays extending overlays: more is a mistake (and would recurse deeply)
 
 
-def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = ()) -> tuple[Path, list[LMap]] | None:
+def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = (),
+                 policy: PathPolicy | None = None) -> tuple[Path, list[LMap]] | None:
     """Follow ``extends:`` from an overlay to its base rule file."""
     doc = _load_doc(path, "house.schema.json", ctx)
     if doc is None:
         return None
     base_ref = doc["extends"]
-    base = find_rule_file(base_ref, path.parent)
+    try:
+        base = find_rule_file(base_ref, path.parent, policy, position_of(doc, "extends"))
+    except DiagnosticError as exc:
+        ctx.diagnostics.extend(exc.diagnostics)
+        return None
     if base is None:
         ctx.error("RL141", f"base rule set '{base_ref}' not found", position_of(doc, "extends"),
                   hint="name a bundled rule set or a path relative to this file")
@@ -193,7 +205,7 @@ def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = ()) -> tuple[Pat
         if len(seen) >= _MAX_CHAIN:
             ctx.error("RL140", f"more than {_MAX_CHAIN} overlays extend one another", position_of(doc, "extends"))
             return None
-        chain = _house_chain(base, ctx, seen + (path.resolve(),))
+        chain = _house_chain(base, ctx, seen + (path.resolve(),), policy)
         if chain is None:
             return None
         return chain[0], chain[1] + [doc]
@@ -202,24 +214,26 @@ def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = ()) -> tuple[Pat
 
 def _is_overlay(path: Path) -> bool:
     try:
-        doc = read_yaml(path)
+        doc = read_yaml(path, declared="ruleslawyer")
     except DiagnosticError:
         return False
     return isinstance(doc, dict) and "extends" in doc
 
 
 def load_rules(name_or_path: str, variant: str | None = None,
-               house: Sequence[str] = ()) -> Ruleset:
+               house: Sequence[str] = (), policy: PathPolicy | None = None) -> Ruleset:
     """Load, validate and resolve a rule set; raise DiagnosticError if unusable.
 
     ``name_or_path`` may also be a house overlay: its base is loaded first.
     ``variant`` accepts the variant's name (``5p``) or a bare player count.
+    ``policy``: where the files may be, when an untrusted input names them
+    (see :mod:`spec.paths`).
     """
     ctx = Ctx([])
-    path = find_rule_file(name_or_path)
-    if path is None and _is_dir(name_or_path):
-        raise DiagnosticError([Diagnostic("RL001", f"{name_or_path} is a directory, not a rule file",
-                                          Position(name_or_path))])
+    path = find_rule_file(name_or_path, policy=policy, position=Position(name_or_path))
+    where = name_or_path if policy is None else str(policy.base / name_or_path)
+    if path is None and _is_dir(where):
+        raise DiagnosticError([Diagnostic("RL001", f"{where} is a directory, not a rule file", Position(where))])
     if path is None:
         known = sorted(p.stem for p in rules_dir().glob("*.yaml"))
         guess = did_you_mean(name_or_path, known)
@@ -227,17 +241,21 @@ def load_rules(name_or_path: str, variant: str | None = None,
                                           hint=f"did you mean '{guess}'?" if guess else f"bundled: {', '.join(known)}")])
     overlays: list[tuple[Path, LMap]] = []
     if _is_overlay(path):
-        chain = _house_chain(path, ctx)
+        chain = _house_chain(path, ctx, policy=policy)
         if chain is None:
             raise DiagnosticError(ctx.diagnostics)
         path = chain[0]
         overlays.extend((Path(d.pos.path), d) for d in chain[1])
     for h in house:
-        hp = find_rule_file(h)
+        try:
+            hp = find_rule_file(h, policy=policy, position=Position(h))
+        except DiagnosticError as exc:
+            ctx.diagnostics.extend(exc.diagnostics)
+            continue
         if hp is None:
             ctx.error("RL001", f"no house-rule file named '{h}'", Position(h))
             continue
-        chain = _house_chain(hp, ctx)
+        chain = _house_chain(hp, ctx, policy=policy)
         if chain is None:
             continue
         if chain[0].resolve() != path.resolve():
@@ -367,11 +385,72 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         moves=moves, functions=functions, scoring=scoring, deal=deal, tokens=tokens, records=records,
         aliases=aliases, log_checks=log_checks)
     check_references(b, rules, ctx)
+    _check_calls(b, functions, ctx)
     if not ctx.diagnostics:
         _run_checks(rules, checks, ctx)
     if not ctx.diagnostics:
         _check_deal(rules, ctx)
     return rules
+
+
+def _check_calls(b: Builder, functions: dict[str, Function], ctx: Ctx) -> None:
+    """No rule function may call itself, directly or through others, and no
+    expression may make more calls of rule functions than the work budget.
+
+    Comprehensions run over data and every call costs a step, so with no
+    recursion every evaluation ends; these checks say so at load time for
+    the work that calls alone would multiply (RL132).
+    """
+    callees = {name: [c for c in fn.expr.calls if c in functions and c not in fn.args]
+               for name, fn in functions.items()}
+    refs = {name: (set(callees[name]) | (fn.expr.names & functions.keys())) - set(fn.args)
+            for name, fn in functions.items()}
+    # Callees first (Kahn): what is left over reaches a cycle.
+    waiting = {name: len(r) for name, r in refs.items()}
+    callers: dict[str, list[str]] = {name: [] for name in functions}
+    for name, r in refs.items():
+        for callee in r:
+            callers[callee].append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    order: list[str] = []
+    while ready:
+        name = ready.pop()
+        order.append(name)
+        for caller in callers[name]:
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ready.append(caller)
+    left = set(functions) - set(order)
+    reported: set[str] = set()
+    for name in functions:
+        if name not in left or name in reported:
+            continue
+        seen: dict[str, int] = {}  # follow left-over callees until one repeats: a cycle
+        path = [name]
+        while path[-1] not in seen:
+            seen[path[-1]] = len(path) - 1
+            path.append(min(c for c in refs[path[-1]] if c in left))
+        cycle = path[seen[path[-1]]:]
+        if reported & set(cycle):
+            continue
+        reported.update(cycle)
+        ctx.error("RL132", f"function '{cycle[0]}' calls itself ({' -> '.join(cycle)}): rule functions may not "
+                  "recurse", functions[cycle[0]].expr.position)
+    # Calls of rule functions made by one call of each function, and by each expression.
+    cap = MAX_STEPS + 1
+    cost: dict[str, int] = {}
+    for name in order:
+        cost[name] = min(cap, 1 + sum(cost[c] for c in callees[name]))
+    too_many = {name for name in order if cost[name] >= cap and all(cost[c] < cap for c in callees[name])}
+    for name in sorted(too_many, key=list(functions).index):
+        ctx.error("RL132", f"one call of function '{name}' makes more than {MAX_STEPS:,} calls of rule functions",
+                  functions[name].expr.position)
+    own = {id(fn.expr) for fn in functions.values()}
+    for expr, pos, _context, _extra in b.exprs:
+        called = [cost[c] for c in expr.calls if c in cost]
+        if id(expr) not in own and sum(called) >= cap and max(called) < cap:
+            ctx.error("RL132", f"one evaluation of this expression makes more than {MAX_STEPS:,} calls of rule "
+                      "functions", pos)
 
 
 def _add_house_requires(b: Builder, moves: dict[str, Move],
@@ -480,6 +559,9 @@ def _run_checks(rules: Ruleset, checks: list[Any], ctx: Ctx) -> None:
             continue
         try:
             ok = expr.test(env)
+        except LimitError as exc:
+            ctx.error("RL132", f"check could not be evaluated: {exc}", pos)
+            continue
         except Exception as exc:  # noqa: BLE001 - a rule's own check failing is a diagnostic
             ctx.error("RL131", f"check could not be evaluated: {exc}", pos)
             continue
@@ -506,18 +588,25 @@ def _check_deal(rules: Ruleset, ctx: Ctx) -> None:
         ctx.error("RL131", f"the deal cannot be dealt: {message}", pos or position_of(rules.deal, None))
 
 
-def validate_file(path: str) -> list[Diagnostic]:
-    """Diagnostics for one rule file or overlay (every variant of a rule file)."""
+def validate_file(path: str, also: Callable[[Ruleset], list[Diagnostic]] | None = None) -> list[Diagnostic]:
+    """Diagnostics for one rule file or overlay (every variant of a rule file).
+
+    ``also`` is a further check of each resolved rule set (the checker's: can the
+    solver answer for it?).
+    """
     try:
         first = load_rules(path)
     except DiagnosticError as exc:
         return list(exc.diagnostics)
+    sets = [first]
     out: list[Diagnostic] = []
     if not first.house:
         doc = read_yaml(find_rule_file(path))  # type: ignore[arg-type]
         for v in doc["variants"]["list"]:
             try:
-                load_rules(path, variant=v)
+                sets.append(load_rules(path, variant=v))
             except DiagnosticError as exc:
                 out.extend(exc.diagnostics)
+    for rules in sets if also is not None else ():
+        out.extend(d for d in also(rules) if d not in out)  # type: ignore[misc]
     return out

@@ -40,9 +40,9 @@ LOG_HEADER: dict[str, Any] = {
     **_obj({
         "format": {"const": 1, "description": "The log format version."},
         "title": {"type": "string"}, "date": {"type": "string"}, "notes": {"type": "string"},
-        "rules": {**NAME, "description": "A bundled rule set by name or a rule file relative to the log."},
+        "rules": {**NAME, "description": "A bundled rule set by name, or a rule file in the log's folder or below (or under --allow-path)."},
         "variant": {"type": ["string", "integer"], "description": "A variant name (5p) or a number of players; default: from the players."},
-        "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name or file relative to the log."},
+        "house": {"type": "array", "items": NAME, "description": "House-rule overlays by name, or files in the log's folder or below (or under --allow-path)."},
         "players": {"type": "array", "minItems": 1, "items": NAME, "description": "The players in seating order (clockwise)."},
         "first": {**NAME, "description": "Who starts; default: the first player listed."},
         "private": {"type": "object", "description": "What single players know (declared by the rule file's log: section)."},

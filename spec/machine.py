@@ -428,6 +428,18 @@ class Machine:
             out.append(Fact(fact, viewers, source, text))
         return out
 
+    def claim(self, state: State, play: Play) -> Any:
+        """The fact about the deal a move asserts (its ``claims:``), or None; ``state`` is before the move."""
+        move = self.rules.moves.get(play.kind)
+        if move is None or move.claims is None:
+            return None
+        fact = self._run(move.claims, self.env(state, play.actor, self._args(move, play)), f"{move.name} claims")
+        if isinstance(fact, bool):
+            fact = Const(fact)
+        if not is_formula(fact):
+            raise RuleError(f"{move.name} claims: {move.claims.source}: a claim must say something about hidden cards")
+        return fact
+
     def observed_value(self, state: State, play: Play, param: str, world: Mapping[str, str]) -> int | None:
         """The value of a result parameter (``count``) in a given deal, for simulation.
 

@@ -136,6 +136,8 @@ RULES = {
             "params": {"type": "object", "additionalProperties": MOVE_PARAM},
             "requires": {"type": "array", "items": REQUIRE},
             "observe": {"type": "array", "items": OBSERVATION},
+            "claims": {**EXPR, "description": "A fact about the hidden deal the move asserts (a guess, an "
+                       "accusation): solve --hindsight grades it as certain, a gamble or impossible when made."},
             "effects": {"type": "array", "items": EFFECT}}, ["cite", "effects"])},
         "functions": {"type": "object", "additionalProperties": obj({"args": {"type": "array", "items": ID}, "expr": EXPR, "cite": CITE}, ["args", "expr", "cite"])},
         "scoring": obj({

@@ -188,6 +188,7 @@ class Move:
     observe: tuple[Observation, ...]
     effects: tuple[Effect, ...]
     position: Position | None = None
+    claims: Expr | None = None     # a fact about the deal the move asserts (a guess)
 
     def param(self, name: str) -> MoveParam | None:
         return next((p for p in self.params if p.name == name), None)

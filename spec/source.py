@@ -24,7 +24,17 @@ import yaml
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 
-__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "position_of", "DEFAULT_LIMITS"]
+__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "position_of", "DEFAULT_LIMITS", "env_limit",
+           "INT_BITS"]
+
+
+def env_limit(name: str, default: int) -> int:
+    """A limit raised or lowered by ``RULESLAWYER_<NAME>`` (a whole number >= 1), else ``default``."""
+    raw = os.environ.get(f"RULESLAWYER_{name.upper()}")
+    try:
+        return max(1, int(raw)) if raw is not None else default
+    except ValueError:
+        return default
 
 
 @dataclass(frozen=True)
@@ -33,26 +43,24 @@ class Limits:
 
     Each can be changed with an environment variable of the same name in
     upper case prefixed ``RULESLAWYER_`` (e.g. ``RULESLAWYER_MAX_BYTES``).
+    ``max_string`` bounds every key and value (characters); ``max_name``,
+    the names and values of a game log (players, clues...), is read by the
+    log reader.
     """
 
     max_bytes: int = 4 * 1024 * 1024
     max_depth: int = 64
     max_nodes: int = 200_000
+    max_string: int = 10_000
+    max_name: int = 200
 
     @classmethod
     def from_env(cls) -> "Limits":
-        values = {}
-        for name in ("max_bytes", "max_depth", "max_nodes"):
-            raw = os.environ.get(f"RULESLAWYER_{name.upper()}")
-            if raw is not None:
-                try:
-                    values[name] = max(1, int(raw))
-                except ValueError:
-                    pass
-        return cls(**values)
+        return cls(**{name: env_limit(name, getattr(DEFAULT_LIMITS, name)) for name in cls.__dataclass_fields__})
 
 
 DEFAULT_LIMITS = Limits()
+INT_BITS = 4096  # numbers read or computed: about 1233 decimal digits
 
 
 class LMap(dict):
@@ -165,6 +173,9 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode, pos: Position) -> Any:
         tag, text = node.tag, node.value
+        if len(text) > self.limits.max_string:
+            raise _fail("RL009", f"a value of {len(text):,} characters (at most {self.limits.max_string:,})", pos,
+                        hint="raise RULESLAWYER_MAX_STRING if the file is genuine")
         if tag.startswith("!") or tag not in _STD_TAGS:
             raise _fail("RL008", f"tag '{tag}' is not allowed (only plain YAML data is read)", pos)
         if node.style or tag == "tag:yaml.org,2002:str":
@@ -190,12 +201,9 @@ class _Builder:
             value = int(text[2:], 8 if text[1] == "o" else 16) if text[:2] in ("0o", "0x") else int(text)
         except ValueError:
             value = None
-        if value is None or value.bit_length() > _MAX_INT_BITS:
+        if value is None or value.bit_length() > INT_BITS:
             raise _fail("RL130", f"number with {len(text)} digits is out of range", pos)
         return value
-
-
-_MAX_INT_BITS = 4096  # about 1233 decimal digits
 
 
 def _first_here(pos: Position) -> Any:
@@ -297,8 +305,28 @@ def parse_text(text: str, path: str = "<string>", limits: Limits = DEFAULT_LIMIT
     return _Builder(path, limits).build(nodes[0])
 
 
-def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any:
-    """Read a YAML file; raise :class:`DiagnosticError` for unusable input."""
+# Folders of the operating system's own files (processes, devices, kernel):
+# regular-looking files there are generated on reading, may never end, and
+# say things about the machine.  Never read, whatever the permissions.
+SYSTEM_DIRS = ("/proc", "/sys", "/dev")
+
+
+def system_file(path: Path) -> str | None:
+    """The system folder a path lies in once links are followed, if any."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    return next((d for d in SYSTEM_DIRS if real == d or real.startswith(d + "/")), None)
+
+
+def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None, declared: str | None = None) -> Any:
+    """Read a YAML file; raise :class:`DiagnosticError` for unusable input.
+
+    ``declared``: a top-level key the file must have on a line of its own
+    (``ruleslawyer`` for rule files); a file without one is reported without
+    showing anything it holds: not a line, not a key.
+    """
     limits = limits or Limits.from_env()
     shown = str(path)
     p = Path(path)
@@ -320,6 +348,10 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any
     if not stat.S_ISREG(mode):
         # A pipe or device could block or never end: only plain files are read.
         raise _fail("RL001", f"{shown} is not a regular file", Position(shown))
+    system = system_file(p)
+    if system is not None:
+        raise _fail("RL001", f"{shown} is a file of the operating system ({system}), not a data file",
+                    Position(shown))
     try:
         with p.open("rb") as handle:
             data = handle.read(limits.max_bytes + 1)
@@ -328,6 +360,11 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any
     if len(data) > limits.max_bytes:
         raise _fail("RL002", f"file larger than {limits.max_bytes} bytes", Position(shown),
                     hint="raise RULESLAWYER_MAX_BYTES if the file is genuine")
+    if not data.strip():
+        raise _fail("RL002", "the file is empty", Position(shown, 1, 1))
+    if declared is not None and not _declares(data, declared):
+        raise _fail("RL012", f"not a {declared} file: no line starts with '{declared}:' "
+                    "(nothing it holds is shown)", Position(shown, 1, 1))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -338,3 +375,9 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None) -> Any
     if not text.strip():
         raise _fail("RL002", "the file is empty", Position(shown, 1, 1))
     return parse_text(text, shown, limits)
+
+
+def _declares(data: bytes, key: str) -> bool:
+    """Whether a top-level line of ``data`` starts with ``key:`` (quoted or not, after a BOM)."""
+    pattern = rb"^(?:\xef\xbb\xbf)?([\"']?)" + re.escape(key.encode()) + rb"\1[ \t]*:"
+    return re.search(pattern, data, re.MULTILINE) is not None

@@ -109,3 +109,13 @@ def test_text_report_lays_out_the_desk_for_the_terminal(columns):
     for name in ("Charles Chaillé-Long", "Place 2 (placeholder)", "John Hanning Speke"):  # wrapped, never cut
         assert name in out.stdout or name.split()[-1] in out.stdout
     assert "player:Gordon: after move" in out.stdout
+
+
+def test_hindsight_grades_each_claim_when_it_was_made():
+    # Gordon knew the solution after move 15 (his own card and the verdicts), so his accusation at move 26
+    # was certain; Audrey's accusation names Waterloo Station and compass together, but the verdict of
+    # move 1 allows only one of them to be evidence: impossible, whatever she held.
+    _, got = solve(str(EXAMPLES / "clean-4p.yaml"), "--hindsight")
+    assert got["claims"] == [{"move": 26, "player": "Gordon", "kind": "accuse", "when_made": "certain"}]
+    _, got = solve(str(EXAMPLES / "rulebook-accusation.yaml"), "--hindsight")
+    assert got["claims"] == [{"move": 5, "player": "Audrey", "kind": "accuse", "when_made": "impossible"}]

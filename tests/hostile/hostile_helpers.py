@@ -8,7 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ruleslawyer.spec.diagnostics import Diagnostic
 
@@ -27,19 +27,51 @@ def cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "ruleslawyer.checker"]
 
 
-def _limit_memory() -> None:  # runs in the child, before exec
-    import resource
+def _limit_memory(limit: int) -> Callable[[], None]:
+    def limit_it() -> None:  # runs in the child, before exec: as ``ulimit -v``
+        import resource
 
-    resource.setrlimit(resource.RLIMIT_AS, (CLI_MEMORY, CLI_MEMORY))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return limit_it
 
 
 def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
-            timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess:
-    """Run ``ruleslawyer ARGS`` bounded in time and memory; never raises on a non-zero exit."""
+            timeout: float = CLI_TIMEOUT, memory: int = CLI_MEMORY) -> subprocess.CompletedProcess:
+    """Run ``ruleslawyer ARGS`` bounded in time and memory (bytes of address space);
+    never raises on a non-zero exit."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
     full_env.update(env or {})
     return subprocess.run([*cli_command(), *args], cwd=cwd, env=full_env, capture_output=True, text=True,
-                          timeout=timeout, preexec_fn=_limit_memory if os.name == "posix" else None)
+                          timeout=timeout, preexec_fn=_limit_memory(memory) if os.name == "posix" else None)
+
+
+_BATCH = """
+import contextlib, io, json, sys, time
+from ruleslawyer.checker.cli import main
+out = []
+for argv in json.load(sys.stdin):
+    text = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
+        status = main(argv)
+    out.append({"argv": argv, "status": status, "output": text.getvalue(), "seconds": time.perf_counter() - start})
+json.dump(out, sys.stdout)
+"""
+
+
+def run_cli_batch(argvs: list[list[str]], memory: int = CLI_MEMORY, timeout: float = 600,
+                  env: dict[str, str] | None = None) -> list[dict]:
+    """Run many command lines in one child process bounded in memory (all of
+    them together, so each alone fits too); for each: argv, status, output, seconds."""
+    import json
+
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
+    full_env.update(env or {})
+    result = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps(argvs), cwd=ROOT, env=full_env,
+                            capture_output=True, text=True, timeout=timeout,
+                            preexec_fn=_limit_memory(memory) if os.name == "posix" else None)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def assert_usage_error(result: subprocess.CompletedProcess) -> str:

@@ -5,6 +5,8 @@ Three sources of bad input:
 
 * ``corpus/rules`` and ``corpus/house``: small bad rule files and house
   overlays, each with a ``.expect`` file naming the diagnostic it must get;
+  ``corpus/logs``: logs that cannot be read; ``corpus/replay``: logs whose
+  rules go past a limit of the expression language while they are replayed;
 * ``GENERATED``: inputs too big or too binary to commit (alias bombs, deep
   nesting, a 5 MB file, bytes that are not UTF-8, pipes...), written to
   tmp_path by the test;
@@ -36,6 +38,7 @@ from .hostile_helpers import (CORPUS, ROOT, assert_usage_error, assert_well_form
 RULE_CASES = corpus_cases("rules")
 HOUSE_CASES = corpus_cases("house")
 LOG_CASES = corpus_cases("logs")
+REPLAY_CASES = corpus_cases("replay")
 
 # A library call on hostile input must answer in this many seconds.
 FAST = 5.0
@@ -63,11 +66,11 @@ def _check_expectations(diags, case: Path) -> None:
 # -- the corpus ---------------------------------------------------------------
 
 def test_every_corpus_file_has_an_expectation():
-    for folder in ("rules", "house", "logs"):
+    for folder, least in (("rules", 20), ("house", 20), ("logs", 20), ("replay", 5)):
         yamls = {p.stem for p in (CORPUS / folder).glob("*.yaml") if not p.name.startswith("ok-")}
         expects = {p.stem for p in (CORPUS / folder).glob("*.expect")}
         assert yamls == expects, folder
-        assert len(yamls) >= 20, folder
+        assert len(yamls) >= least, folder
 
 
 @pytest.mark.parametrize("case", RULE_CASES + HOUSE_CASES, ids=_ids(RULE_CASES) + [f"house-{p.stem}" for p in HOUSE_CASES])
@@ -118,14 +121,10 @@ def test_house_corpus_through_rules_show(case):
         assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
 
 
-@pytest.mark.parametrize("case", LOG_CASES, ids=_ids(LOG_CASES))
-def test_log_corpus_through_the_library(case):
+def _unusable_when_checked(case: Path) -> None:
+    """check_log answers quickly, with exit status 2 and the diagnostics expected."""
     from ruleslawyer.checker.check import check_log
-    from ruleslawyer.checker.log import parse_log
 
-    with pytest.raises(DiagnosticError) as info:
-        parse_log(str(case))
-    _check_expectations(info.value.diagnostics, case)
     start = time.perf_counter()
     report = check_log(str(case))
     assert time.perf_counter() - start < FAST
@@ -133,16 +132,34 @@ def test_log_corpus_through_the_library(case):
     _check_expectations(report.diagnostics, case)
 
 
-def test_log_corpus_through_the_cli():
-    out = assert_usage_error(run_cli("check", *map(rel, LOG_CASES)))
-    for case in LOG_CASES:
+@pytest.mark.parametrize("case", LOG_CASES, ids=_ids(LOG_CASES))
+def test_log_corpus_through_the_library(case):
+    from ruleslawyer.checker.log import parse_log
+
+    with pytest.raises(DiagnosticError) as info:
+        parse_log(str(case))
+    _check_expectations(info.value.diagnostics, case)
+    _unusable_when_checked(case)
+
+
+@pytest.mark.parametrize("case", REPLAY_CASES, ids=_ids(REPLAY_CASES))
+def test_replay_corpus_through_the_library(case):
+    rules = case.parent / "files" / case.name
+    assert validate_file(str(rules)) == [], "its rules are valid to load: only the replay goes past a limit"
+    _unusable_when_checked(case)
+
+
+@pytest.mark.parametrize("cases", [LOG_CASES, REPLAY_CASES], ids=["logs", "replay"])
+def test_log_corpus_through_the_cli(cases):
+    out = assert_usage_error(run_cli("check", *map(rel, cases)))
+    for case in cases:
         assert f"{rel(case)}: unusable input" in out
         for e in expectations(case):
             assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
-    result = run_cli("check", "--format", "json", *map(rel, LOG_CASES))
+    result = run_cli("check", "--format", "json", *map(rel, cases))
     assert_usage_error(result)
     reports = json.loads(result.stdout)
-    assert [r["file"] for r in reports] == [rel(c) for c in LOG_CASES]
+    assert [r["file"] for r in reports] == [rel(c) for c in cases]
     assert all(r["status"] == 2 and r["diagnostics"] for r in reports)
 
 
@@ -173,12 +190,16 @@ class Gen:
     code: str
     where: str | None = None   # "line:col" in the file; None: the file itself, no line
     kind: str = "yaml"         # yaml: any YAML entry point; rules: a rule file's content
+    as_rules: str | None = None  # the code read as a rule file, when not ``code`` (at 1:1)
 
 
-def _bytes(name: str, data: bytes | str) -> Callable[[Path], Path]:
+def _bytes(name: str, data: bytes | str, declared: bool = True) -> Callable[[Path], Path]:
+    """A file of these bytes; ``declared``: with a last line ``ruleslawyer: 1``, so that
+    it is read as a rule file (a file without one is refused unread, RL012)."""
     def make(tmp: Path) -> Path:
         path = tmp / name
-        path.write_bytes(data.encode() if isinstance(data, str) else data)
+        raw = data.encode() if isinstance(data, str) else data
+        path.write_bytes(raw + b"\nruleslawyer: 1\n" if declared else raw)
         return path
     return make
 
@@ -239,10 +260,10 @@ GENERATED = [
     Gen("too-many-nodes", _bytes("flat.yaml", "x: [" + "1," * 300_000 + "1]\n"), "RL006", "1:399999"),
     Gen("five-megabytes", _big("huge.yaml", 5 * 1024 * 1024), "RL002"),
     Gen("not-utf8", _bytes("latin1.yaml", b"ruleslawyer: 1\ngame: caf\xe9\n"), "RL002", "2:10"),
-    Gen("utf16", _bytes("utf16.yaml", "ruleslawyer: 1\n".encode("utf-16")), "RL002", "1:1"),
-    Gen("empty", _bytes("empty.yaml", b""), "RL002", "1:1"),
-    Gen("blank", _bytes("blank.yaml", b"  \n\n\t\n"), "RL002", "1:1"),
-    Gen("comments-only", _bytes("comments.yaml", b"# nothing here\n"), "RL002", "1:1"),
+    Gen("utf16", _bytes("utf16.yaml", "ruleslawyer: 1\n".encode("utf-16"), False), "RL002", "1:1", as_rules="RL012"),
+    Gen("empty", _bytes("empty.yaml", b"", False), "RL002", "1:1"),
+    Gen("blank", _bytes("blank.yaml", b"  \n\n\t\n", False), "RL002", "1:1"),
+    Gen("comments-only", _bytes("comments.yaml", b"# nothing here\n", False), "RL002", "1:1", as_rules="RL012"),
     Gen("nul-byte", _bytes("nul.yaml", b"a: 1\nb: x\x00y\n"), "RL003", "2:5"),
     Gen("control-char", _bytes("bell.yaml", b"a: \x07\n"), "RL003", "1:4"),
     Gen("undefined-alias", _bytes("dangling.yaml", "a: *nope\n"), "RL003", "1:4"),
@@ -269,19 +290,26 @@ GENERATED = [
 YAML_CASES = [g for g in GENERATED if g.kind == "yaml"]
 
 
-def _expect_in(diags, gen: Gen, path: Path) -> None:
+def _expected(gen: Gen, as_rules: bool) -> tuple[str, str | None]:
+    """The code and "line:col" a generated file gets, read as a rule file or not."""
+    return (gen.as_rules, "1:1") if as_rules and gen.as_rules else (gen.code, gen.where)
+
+
+def _expect_in(diags, gen: Gen, path: Path, as_rules: bool = False) -> None:
+    code, where = _expected(gen, as_rules)
     assert_well_formed(diags)
     text = "\n".join(d.format_text() for d in diags)
-    assert any(d.code == gen.code for d in diags), f"{gen.name}: expected {gen.code}, got:\n{text}"
-    d = next(d for d in diags if d.code == gen.code)
+    assert any(d.code == code for d in diags), f"{gen.name}: expected {code}, got:\n{text}"
+    d = next(d for d in diags if d.code == code)
     assert Path(d.position.path).name == path.name, text
-    if gen.where is not None:
-        assert f"{d.position.line}:{d.position.column}" == gen.where, text
+    if where is not None:
+        assert f"{d.position.line}:{d.position.column}" == where, text
 
 
-def _out_has(out: str, gen: Gen, path: Path) -> None:
-    where = f":{gen.where}" if gen.where else ""
-    assert f"{path}{where}: error[{gen.code}]" in out, f"{gen.name}: expected {path}{where}: error[{gen.code}] in:\n{out}"
+def _out_has(out: str, gen: Gen, path: Path, as_rules: bool = False) -> None:
+    code, where = _expected(gen, as_rules)
+    at = f":{where}" if where else ""
+    assert f"{path}{at}: error[{code}]" in out, f"{gen.name}: expected {path}{at}: error[{code}] in:\n{out}"
 
 
 @pytest.mark.parametrize("gen", YAML_CASES, ids=[g.name for g in YAML_CASES])
@@ -308,7 +336,7 @@ def test_generated_through_the_loader(gen, tmp_path):
         assert diags and all(d.code == "RL001" for d in diags)  # "no rule set or file named ..."
         assert_well_formed(diags)
         return
-    _expect_in(diags, gen, path)
+    _expect_in(diags, gen, path, as_rules=True)
 
 
 @pytest.mark.parametrize("gen", GENERATED, ids=[g.name for g in GENERATED])
@@ -318,10 +346,10 @@ def test_generated_through_the_cli(gen, tmp_path):
     if gen.code == "RL001":
         assert "error[RL001]" in out and str(path)[:100] in out
     else:
-        _out_has(out, gen, path)
+        _out_has(out, gen, path, as_rules=True)
     if gen.kind == "yaml" and gen.code != "RL001":
         out = assert_usage_error(run_cli("rules", "show", "lady-alice", "--house", str(path)))
-        _out_has(out, gen, path)
+        _out_has(out, gen, path, as_rules=True)
 
 
 @pytest.mark.parametrize("gen", YAML_CASES, ids=[g.name for g in YAML_CASES])
@@ -349,7 +377,7 @@ def test_hostile_files_are_refused_in_bounded_memory(tmp_path):
     # The command line runs under a 768 MB address-space limit (run_cli): before
     # the node count was checked on the event stream, this file took 1.3 GB.
     path = tmp_path / "flat.yaml"
-    path.write_text("x: [" + "1," * 1_999_000 + "1]\n")
+    path.write_text("ruleslawyer: 1\nx: [" + "1," * 1_999_000 + "1]\n")
     assert path.stat().st_size < Limits().max_bytes
     start = time.perf_counter()
     out = assert_usage_error(run_cli("rules", "validate", str(path)))

@@ -10,8 +10,11 @@
 
 Every outcome must be a value or a :class:`DiagnosticError` whose diagnostics
 all have a code and a position naming a file (and, in the file fuzzed, a line
-that exists).  Sizes fit CI (about 20 s on two cores); for a longer hunt set
-``RULESLAWYER_FUZZ_SCALE=20``.
+that exists).  Mutated logs also go through ``ruleslawyer check`` with every
+option (exit status 0, 1 or 2, no traceback, under 10 s and 500 MB, nothing of
+a file that is not a rule file shown).  Sizes fit CI (about 40 s on two
+cores); for a longer hunt set ``RULESLAWYER_FUZZ_SCALE`` (a multiplier of
+every test's examples: 50 runs 5,000 logs through check).
 """
 
 from __future__ import annotations
@@ -204,6 +207,12 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 
 RULE_PATHS = [p for p in _paths(LADY_ALICE) if p]
 OUT_OF_RANGE = [-(10 ** 9), -1, 0, 1, 2, 3, 5, 6, 9, 33, 10 ** 6, 2 ** 63]
+# Values found by the red team (issue 9) and their kin: long names, paths out
+# of a log's folder, files of the system, a link and a pipe (made by the
+# check_tree fixture), numbers too big, formatting.
+HOSTILE = ["H" * 201, "H" * 5000, "x" * 20_000, "/etc/passwd", "/etc/shadow", "/proc/self/status", "/dev/zero",
+           "../../../../etc/passwd", "..", "link-passwd.yaml", "link-out.yaml", "pipe.yaml", "notes.txt",
+           10 ** 1300, -(2 ** 80), "%s" * 40, "'%03000000000d' % 0", "{actor}", "\u202eevil", "a\tb", ""]
 
 
 @st.composite
@@ -222,7 +231,8 @@ def mutated(draw: Any, base: Any, paths: list[tuple]) -> Any:
             continue  # an earlier mutation removed it
         if not isinstance(parent, (dict, list)):
             continue  # ... or replaced a container by a string
-        op = draw(st.sampled_from(["delete", "retype", "rename", "duplicate", "number", "empty", "expression"]))
+        op = draw(st.sampled_from(["delete", "retype", "rename", "duplicate", "number", "empty", "expression",
+                                   "hostile"]))
         if op == "delete":
             del parent[key]
         elif op == "retype":
@@ -235,6 +245,8 @@ def mutated(draw: Any, base: Any, paths: list[tuple]) -> Any:
             parent[key] = draw(st.sampled_from(OUT_OF_RANGE))
         elif op == "empty":
             parent[key] = draw(st.sampled_from([[], {}, "", None]))
+        elif op == "hostile":
+            parent[key] = draw(st.sampled_from(HOSTILE))
         elif op == "expression":
             text = value if isinstance(value, str) else ""
             cut = draw(st.integers(0, len(text)))
@@ -338,6 +350,123 @@ LOG_PATHS = [p for p in _paths(CLEAN) if p]
 @given(doc=mutated(CLEAN, LOG_PATHS))
 def test_mutated_log(scratch, doc):
     _check_log_text(scratch, dump(doc))
+
+
+# -- check, with every option, on mutated logs ----------------------------------------------------
+#
+# The logs are written in a folder tree that also holds every hostile rule
+# file and overlay of the corpus, a link out of the tree, a link into /proc,
+# a pipe and a file that is not a rule file; the logs' rules: and house: are
+# sometimes pointed at them.  RULESLAWYER_FUZZ_SCALE=50 makes it 5,000 logs.
+
+CHECK_RUNS = 100
+CHECK_SLOW = 10.0                 # seconds for one run, as the issue asks
+CHECK_MEMORY = 500 * 1024 * 1024  # bytes the process may grow by, over all runs
+SECRETS = ("root:x:", "VmPeak", "SECRET-LINE", "SECRET-KEY")
+CORPUS = ROOT / "tests" / "hostile" / "corpus"
+EXAMPLES = ROOT / "examples" / "lady-alice"
+LOG_BASES = [yaml.safe_load(p.read_text()) for p in [*sorted(EXAMPLES.glob("*.yaml")),
+                                                     *sorted((EXAMPLES / "violations").glob("*.yaml"))[::4]]]
+LOG_BASES = [(b, [p for p in _paths(b) if p]) for b in LOG_BASES if isinstance(b, dict)]
+
+
+@pytest.fixture(scope="module")
+def check_tree(tmp_path_factory) -> Path:
+    import shutil
+
+    top = tmp_path_factory.mktemp("check-fuzz")
+    tree = top / "tree"
+    (tree / "r").mkdir(parents=True)
+    for folder in ("rules", "house", "logs/files", "replay/files"):
+        for f in (CORPUS / folder).iterdir():
+            if f.is_file() and f.suffix in (".yaml", ".txt"):
+                shutil.copy(f, tree / "r" / f"{folder.split('/')[0]}-{f.name}")
+    shutil.copy(tree / "r" / "logs-notes.txt", tree / "notes.txt")
+    shutil.copy(RULES_FILE, top / "outside.yaml")
+    (tree / "link-passwd.yaml").symlink_to("/etc/passwd")
+    (tree / "link-proc.yaml").symlink_to("/proc/self/status")
+    (tree / "link-out.yaml").symlink_to(top / "outside.yaml")
+    os.mkfifo(tree / "pipe.yaml")
+    return tree
+
+
+def _refs(tree: Path) -> list[str]:
+    own = sorted(f"r/{p.name}" for p in (tree / "r").iterdir())
+    return own + ["lady-alice", "no-repeat", "edition-fr", "lady-alise", "link-passwd.yaml", "link-proc.yaml",
+                  "link-out.yaml", "pipe.yaml", "notes.txt", "../outside.yaml", "/etc/passwd", "/proc/self/status",
+                  "r", "r/../../outside.yaml", str(RULES_FILE)]
+
+
+@st.composite
+def hostile_logs(draw: Any, refs: list[str]) -> Any:
+    base, paths = draw(st.sampled_from(LOG_BASES))
+    doc = draw(st.one_of(mutated(base, paths), st.just(base).map(copy.deepcopy)))  # as is: options, rules, house vary
+    if isinstance(doc, dict) and draw(st.integers(0, 3)) == 0:
+        doc["rules"] = draw(st.sampled_from(refs))
+    if isinstance(doc, dict) and draw(st.integers(0, 4)) == 0:
+        doc["house"] = draw(st.lists(st.sampled_from(refs), min_size=1, max_size=2))
+    return doc
+
+
+@st.composite
+def check_options(draw: Any, tree: Path) -> list[str]:
+    opts: list[str] = []
+    if draw(st.booleans()):
+        opts.append("--strict")
+    opts += draw(st.sampled_from([[], ["--format", "json"], ["--format", "text"]]))
+    for folder in draw(st.lists(st.sampled_from([str(tree.parent), "/etc", "/proc", "/nonexistent", str(tree / "r")]),
+                                max_size=2)):
+        opts += ["--allow-path", folder]
+    return opts
+
+
+@pytest.fixture(scope="module")
+def tally() -> Any:
+    import collections
+    import resource
+
+    counts: dict[str, Any] = collections.Counter()
+    counts["rss_start_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    yield counts
+    counts["rss_peak_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"\ncheck fuzz: {dict(counts)}")
+
+
+def test_mutated_logs_through_check_with_every_option(check_tree, tally):
+    import contextlib
+    import io
+    import json
+    import resource
+
+    from ruleslawyer.checker.cli import main
+
+    tree, refs = check_tree, _refs(check_tree)
+    log = tree / "fuzz-log.yaml"
+
+    @fuzz(CHECK_RUNS)
+    @given(doc=hostile_logs(refs), opts=check_options(tree), twice=st.integers(0, 9))
+    def run(doc: Any, opts: list[str], twice: int) -> None:
+        log.write_text(dump(doc))
+        argv = ["check", *opts, str(log), *([str(log)] if twice == 0 else [])]
+        out, err = io.StringIO(), io.StringIO()
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(argv)
+        took = time.perf_counter() - start
+        text = out.getvalue() + err.getvalue()
+        tally["runs"] += 1
+        tally[f"exit {status}"] += 1
+        tally["slowest_s"] = max(tally["slowest_s"], round(took, 2))
+        assert status in (0, 1, 2), (argv, text)
+        assert "Traceback" not in text and "internal error" not in text, text
+        assert took < CHECK_SLOW, (argv, took)
+        assert not any(secret in text for secret in SECRETS), text
+        if "json" in opts:
+            assert isinstance(json.loads(out.getvalue()), list)
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - tally["rss_start_kb"]) * 1024
+        assert grown < CHECK_MEMORY, grown
+
+    run()
 
 
 # -- command-line arguments --------------------------------------------------------------------

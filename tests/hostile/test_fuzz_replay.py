@@ -50,3 +50,68 @@ def test_a_mutated_rule_file_that_loads_replays_logs(scratch, doc, players):
         status, out = _cli("solve", str(log_path), *args)
         assert "Traceback" not in out and status in (0, 1, 2, 3), out
         assert status != 3 or "RL900" in out, out
+
+
+# -- solve, with every option, on mutated logs ---------------------------------------------------
+#
+# The same hostile logs and folder tree as check's fuzzing (tests/hostile/test_fuzz.py), through
+# solve with every option: --as (a player or not), --at (in range or not), --omniscient,
+# --explain (a card or not), --hindsight, --list, --format, --allow-path.
+# RULESLAWYER_FUZZ_SCALE=50 makes it 5,000 logs.
+
+from .test_fuzz import CHECK_MEMORY, CHECK_SLOW, SECRETS, check_tree, hostile_logs, _refs  # noqa: E402,F401
+
+SOLVE_RUNS = 60
+
+
+@st.composite
+def solve_options(draw, tree) -> list[str]:
+    opts: list[str] = []
+    if draw(st.booleans()):
+        opts += ["--as", draw(st.sampled_from(["Helen", "gordon", "Ann", "Nobody", "", "x" * 300]))]
+    if draw(st.booleans()):
+        opts.append("--omniscient")
+    if draw(st.booleans()):
+        opts += ["--at", str(draw(st.sampled_from([0, 1, 3, 12, 26, 999, -1, 10 ** 30])))]
+    if draw(st.booleans()):
+        opts += ["--explain", draw(st.sampled_from(["compass", "Mary Kingsley", "T3", "nope", "", "7:00"]))]
+    if draw(st.booleans()):
+        opts.append("--hindsight")
+    if draw(st.booleans()):
+        opts += ["--list", str(draw(st.sampled_from([0, 1, 10, 10 ** 9])))]
+    opts += draw(st.sampled_from([[], ["--format", "json"]]))
+    for folder in draw(st.lists(st.sampled_from([str(tree.parent), "/etc", "/proc", str(tree / "r")]), max_size=2)):
+        opts += ["--allow-path", folder]
+    return opts
+
+
+def test_mutated_logs_through_solve_with_every_option(check_tree):
+    import collections
+    import json
+    import resource
+
+    tree, refs = check_tree, _refs(check_tree)
+    log = tree / "fuzz-solve.yaml"
+    start_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tally: collections.Counter = collections.Counter()
+
+    @fuzz(SOLVE_RUNS)
+    @given(doc=hostile_logs(refs), opts=solve_options(tree))
+    def run(doc, opts) -> None:
+        log.write_text(dump(doc))
+        started = time.perf_counter()
+        status, text = _cli("solve", str(log), *opts)
+        took = time.perf_counter() - started
+        tally[f"exit {status}"] += 1
+        tally["slowest_ms"] = max(tally["slowest_ms"], int(took * 1000))
+        assert status in (0, 1, 2), (opts, text)
+        assert "Traceback" not in text and "internal error" not in text, text
+        assert took < CHECK_SLOW, (opts, took)
+        assert not any(secret in text for secret in SECRETS), text
+        if "json" in opts and status in (0, 1):
+            assert isinstance(json.loads(text), dict)
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - start_kb) * 1024
+        assert grown < CHECK_MEMORY, grown
+
+    run()
+    print(f"\nsolve fuzz: {dict(tally)}")

@@ -1,0 +1,73 @@
+"""Issue 9's solve cases (items 1, 2, 3 and 6): every one a diagnostic or an answer, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ..conftest import ROOT
+
+CLI = [sys.executable, "-m", "ruleslawyer.checker"]
+VIOLATIONS = ROOT / "examples" / "lady-alice" / "violations"
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
+    return out.returncode, out.stdout + out.stderr
+
+
+def log(tmp_path, moves: str, head: str = "") -> str:
+    path = tmp_path / "game.yaml"
+    path.write_text(f"rules: lady-alice\n{head}players: [A, B, C, D]\nmoves:\n{moves}")
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["LA211", "LA303", "LA310", "LA312"])
+def test_explain_on_a_log_no_deal_fits_explains_or_answers(name):
+    status, out = run("solve", str(VIOLATIONS / f"{name}.yaml"), "--explain", "compass", "--format", "json")
+    assert status == 1, out  # the log breaks a rule: said, and the exit status says so
+    got = json.loads(out)
+    assert got["problems"] and got["problems"][0]["code"] == name
+    if "inconsistent" in got:  # what the viewpoint saw fits no deal: the facts that clash, with their places
+        assert got["inconsistent"]["because"] and all(b["at"] for b in got["inconsistent"]["because"])
+    else:
+        assert got["explain"]["status"] in ("in", "out", "open")
+
+
+def test_five_smiles_of_four_clues_then_explain(tmp_path):
+    path = log(tmp_path, "  - {suspect: A, clues: [Kingsley, P2, T3, O4], smiles: 5}\n")
+    status, out = run("solve", path, "--explain", "compass")
+    assert status == 1 and "breaks the rules" in out
+
+
+def test_a_huge_count(tmp_path):
+    path = log(tmp_path, "  - {suspect: A, clues: [Kingsley, P2, T3, O4], smiles: 18446744073709551616}\n")
+    assert run("check", path)[0] == 1 and "LA211" in run("check", path)[1]
+    status, out = run("solve", path, "--explain", "compass", "--format", "json")
+    assert status == 1 and json.loads(out)["problems"][0]["code"] == "LA211"
+
+
+def test_a_suspicion_of_no_clues(tmp_path):
+    path = log(tmp_path, "  - {suspect: A, clues: [], smiles: 1}\n")
+    assert "LA210" in run("check", path)[1]
+    status, out = run("solve", path)
+    assert status == 1
+
+
+@pytest.mark.parametrize("each,evidence", [(4, [4, 4, 4, 4]), (3, [3, 3, 3, 3])])
+def test_an_overlay_too_big_for_the_solver_is_refused_when_loaded(tmp_path, each, evidence):
+    overlay = tmp_path / "big.yaml"
+    overlay.write_text(f"ruleslawyer: 1\nextends: lady-alice\nname: big\nparameters:\n"
+                       f"  evidence_per_player: {each}\n  evidence_per_category: {evidence}\n")
+    path = log(tmp_path, "  - {suspect: A, clues: [Kingsley, P2, T3, O4], smiles: 2}\n", head="house: [big.yaml]\n")
+    for args in (("rules", "validate", str(overlay)), ("rules", "show", "lady-alice", "--house", str(overlay)),
+                 ("check", path), ("solve", path)):
+        start = time.perf_counter()
+        status, out = run(*args)
+        assert time.perf_counter() - start < 10
+        assert status == 2 and "error[RL160]" in out and f"big.yaml:5:" in out, out
