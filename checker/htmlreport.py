@@ -19,7 +19,7 @@ from typing import Any
 from .files import write_atomically
 from .log import parse_log
 from .replay import Replay, replay
-from .table import render_svg, view
+from .table import render_svg, status_line, view
 
 __all__ = ["page", "run_report"]
 
@@ -89,16 +89,11 @@ _JS = """
 
 def _step(rep: Replay, at: int, viewpoint: Any) -> dict[str, Any]:
     v = view(rep, at, viewpoint)
-    words = v["words"]
-    state = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
-    counts = "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
-    sols = (f"; {v['solutions']} {words['sets']}(s) remain" if v["solutions"] is not None and v["consistent"]
-            else "; no deal fits what this seat saw" if not v["consistent"] else "")
     mark = {"in": " !", "out": " x"}
     chances = [{"group": html.escape(g["group"]),
                 "items": [{"id": html.escape(c["id"]), "name": html.escape(c["name"]), "p": c["p"],
                            "mark": mark.get(c["status"] or "", "")} for c in g["items"]]} for g in v["spaces"]]
-    return {"move": at, "last_move": v["last_move"], "status": state + counts + sols,
+    return {"move": at, "last_move": v["last_move"], "status": status_line(v),
             "svg": render_svg(v), "chances": chances}
 
 

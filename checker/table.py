@@ -35,7 +35,7 @@ from .replay import Replay, replay
 from .textout import columns, fit, terminal_width, wrap_cell
 from .writer import move_text
 
-__all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials"]
+__all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
 
 
 def state_at(rep: Replay, at: int) -> State:
@@ -173,6 +173,18 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
 # -- text ------------------------------------------------------------------------------
 
 
+def status_line(v: dict[str, Any], solutions: bool = True) -> str:
+    """Whose turn in which phase (or the end), the counts the rules keep and, with
+    ``solutions``, how many solutions remain from the seat."""
+    line = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
+    line += "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
+    if solutions and not v["consistent"]:
+        line += "; no deal fits what this seat saw"
+    elif solutions and v["solutions"] is not None:
+        line += f"; {v['solutions']} {v['words']['sets']}(s) remain" + ("; determined" if v["determined"] else "")
+    return line
+
+
 def _pct(p: float | None) -> str:
     return "    -" if p is None else f"{p * 100:4.0f}%"
 
@@ -184,9 +196,7 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
     lines = [head]
     if v["last_move"]:
         lines.append(f"last move: {v['last_move']}")
-    state = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
-    counts = "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
-    lines.append(state + counts)
+    lines.append(status_line(v, solutions=False))
     if not v["consistent"]:
         lines.append("no deal fits what this seat saw: the log is inconsistent ('ruleslawyer check' says where)")
     elif v["solutions"] is not None:
@@ -246,12 +256,8 @@ def render_svg(v: dict[str, Any]) -> str:
            f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
            f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
            f'{v["moves"]}</text>']
-    state = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
-    counts = "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
-    sols = (f"; {v['solutions']} {v['words']['sets']}(s) remain" if v["solutions"] is not None and v["consistent"]
-            else "; no deal fits this seat's view" if not v["consistent"] else "")
     public = "".join(f"; {z['zone']} (face up): {', '.join(z['known']) or '?'}" for z in v["public"])
-    out.append(f'<text x="{pad}" y="38">{esc(state + counts + sols + public)} (seen by {esc(v["viewpoint"])})</text>')
+    out.append(f'<text x="{pad}" y="38">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
     y = 60
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"

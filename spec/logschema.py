@@ -168,7 +168,14 @@ def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[s
                 out.update(minItems=size, maxItems=size)
             return out
         if p.type == "item":
-            return items_of(p.of)
+            one = items_of(p.of)
+            if getattr(p, "unknown", False):  # "?" where the item is there but not known
+                one = {"anyOf": [*one["anyOf"], {"const": "?"}], "description": one.get("description", "")}
+            return one
+        if p.type == "choice" and getattr(p, "values", None):
+            return {"enum": list(p.values)}
+        if p.type == "flag":
+            return {"type": "boolean"}
         if p.type == "count":
             out = {"type": "integer", "minimum": 0}
             top = static(p.max)
@@ -196,7 +203,8 @@ def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[s
             props[p.name] = {**param_schema(p), **({"description": f"{p.name} ({'optional' if p.optional else 'required'})"}
                                                    if "description" not in param_schema(p) else {})}
         moves.append({"type": "object", "title": m.name, "description": m.cite.quote if m.cite else m.name,
-                      "required": [m.name, *(p.name for p in m.params if not p.optional)],
+                      "required": [m.name, *(p.name for p in m.params
+                                             if not p.optional and getattr(p, "default", None) is None)],
                       "properties": props, "additionalProperties": False})
     schema["properties"]["moves"] = {"type": "array", "items": {"anyOf": moves},
                                      "description": "The moves in order, one per line: {move: player, parameter: value}."}

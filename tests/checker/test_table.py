@@ -128,17 +128,17 @@ def test_no_repeat_note_points_at_the_repeated_suspicion():
 def test_solve_on_an_illegal_log_says_so_first_and_exits_1():
     out = run("solve", str(EXAMPLES / "violations" / "LA212.yaml"))
     assert out.returncode == 1
-    assert out.stdout.splitlines()[1].startswith("this log has 1 error(s)")
+    assert out.stdout.splitlines()[1].startswith("this log breaks the rules (1 error;")
     assert "error[LA212]: move 6" in " ".join(out.stdout.split())
     data = json.loads(run("solve", str(EXAMPLES / "violations" / "LA212.yaml"), "--format", "json").stdout)
-    assert data["status"] == 1 and data["errors"][0]["code"] == "LA212"
+    assert data["status"] == 1 and data["problems"][0]["code"] == "LA212" and data["problems"][0]["move"] == 6
 
 
 def test_solve_on_an_inconsistent_log_says_so_and_prints_no_table():
     out = run("solve", str(EXAMPLES / "violations" / "LA310.yaml"), "--omniscient")
     assert out.returncode == 1 and "0 evidence set(s) remain" not in out.stdout
     assert "Suspects" not in out.stdout
-    assert "this log has" in out.stdout and "no deal fits what this viewpoint saw" in " ".join(out.stdout.split())
+    assert "this log breaks the rules" in out.stdout and "no deal fits what this viewpoint saw" in out.stdout
     out = run("solve", str(EXAMPLES / "clean-4p.yaml"))
     assert out.returncode == 0 and "error" not in out.stdout
 
