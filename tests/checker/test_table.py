@@ -183,3 +183,36 @@ def test_help_at_every_level_describes_every_argument_with_an_example():
 def test_contradictory_options_are_a_usage_error(args):
     out = run(*args)
     assert out.returncode == 2 and "not allowed with argument" in out.stderr
+
+
+# -- solve --explain: the closing step, records by their line, the nearest names ----------------
+
+
+def test_explain_states_the_closing_step_and_points_at_private_records():
+    out = run("solve", str(EXAMPLES / "clean-4p.yaml"), "--at", "15", "--as", "Gordon", "--explain", "Waterloo",
+              "--format", "json")
+    ex = json.loads(out.stdout)["explain"]
+    assert ex["status"] == "in"
+    record = next(b for b in ex["because"] if b["record"])
+    assert record["move"] is None and record["record"] == "private: evidence"
+    assert record["at"].startswith(str(EXAMPLES / "clean-4p.yaml") + ":9:")   # the line in private:
+    assert ex["closing"].startswith("if Waterloo Station were not evidence, the other 1 fact(s) would leave")
+    assert "none of them fits move 15" in ex["closing"]
+    text = run("solve", str(EXAMPLES / "clean-4p.yaml"), "--at", "15", "--as", "Gordon", "--explain", "Waterloo",
+               columns=200).stdout
+    assert "Gordon holds Mary Kingsley (private: evidence)" in text and "move 0" not in text
+    assert "  so: if Waterloo Station were not evidence" in text
+
+
+def test_explain_with_an_unknown_name_suggests_the_nearest():
+    out = run("solve", str(EXAMPLES / "clean-4p.yaml"), "--explain", "Kingsly")
+    assert out.returncode == 2 and "did you mean 'Mary Kingsley'" in out.stdout
+    out = run("solve", str(EXAMPLES / "clean-4p.yaml"), "--explain", "tipu")
+    assert out.returncode == 2 and "'Tippu Tip'" in out.stdout
+
+
+def test_rules_explain_ends_a_cut_quote_with_an_ellipsis():
+    out = run("rules", "explain", "lady-alice")
+    cut = [line for line in out.stdout.splitlines() if line.endswith('…"')]
+    assert cut and all(len(line) <= 80 for line in out.stdout.splitlines())
+    assert max(len(x) for x in run("rules", "show", "lady-alice").stdout.splitlines()) <= 80
