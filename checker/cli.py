@@ -7,6 +7,7 @@ Exit status: 0 clean, 1 violations found, 2 unusable input or usage,
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import json
 import sys
 import textwrap
@@ -360,13 +361,14 @@ def show_text(rules: Ruleset, width: int = 80) -> str:
     lines = [f"{rules.canonical_name} — {rules.title}, variant {rules.variant}"]
     if rules.house:
         lines.append("house rules: " + ", ".join(rules.house))
-    lines.append("files: " + ", ".join(rules.files))
+    lines.append("files:")
+    lines.extend(f"  {f}" for f in rules.files)  # one a line: the settings below name them by file name
     lines.append("")
     lines.append("parameters:")
     name_w = max(len(n) for n in rules.params)
     value_w = max(len(_fmt(s.value)) for s in rules.params.values())
     for n, s in rules.params.items():
-        lines += row(n, name_w, _fmt(s.value), value_w, f"{s.set_by} {s.position or ''}".rstrip())
+        lines += row(n, name_w, _fmt(s.value), value_w, f"{s.set_by} {_where(s.position)}".rstrip())
     lines.append("")
     lines.append("options:")
     name_w = max((len(n) for n in rules.options), default=0)
@@ -374,7 +376,7 @@ def show_text(rules: Ruleset, width: int = 80) -> str:
               for n, o in rules.options.items()}
     value_w = max((len(v) for v in values.values()), default=0)
     for n, o in rules.options.items():
-        lines += row(n, name_w, values[n], value_w, f"{o.set_by} {o.position or ''}".rstrip())
+        lines += row(n, name_w, values[n], value_w, f"{o.set_by} {_where(o.position)}".rstrip())
     lines.append("")
     for c in rules.components.values():
         if not c.items or c.attributes:
@@ -392,6 +394,13 @@ def show_text(rules: Ruleset, width: int = 80) -> str:
         codes = sorted({r.code for r in m.requires})
         lines.append(f"  {m.name}({', '.join(p.name for p in m.params)})  checks {', '.join(codes) or '-'}")
     return fit("\n".join(lines), width)
+
+
+def _where(pos: Any) -> str:
+    """A position by its file's name (the files are listed in full above it), line and column."""
+    if not pos:
+        return ""
+    return f"{Path(pos.path).name}:{pos.line}:{pos.column}" if pos.line else Path(pos.path).name
 
 
 def _fmt(value: Any) -> str:

@@ -80,7 +80,7 @@ class Recovery:
     ends: bool = False      # the log records the end of the game (scores, winners)
     shown: dict[tuple[str, str], int] = field(default_factory=dict)  # (space, owner) -> tokens the end records
     horizon: int = 30
-    budget: int = 30
+    budget: int = 8         # flawed moves read with care; after that, as played
     used: int = field(default=0)
 
     @property
@@ -125,7 +125,7 @@ class Recovery:
             axes.append((p.name, values))
         legal: list[Play] = []
         other: list[Play] = []
-        for combo in itertools.islice(itertools.product(*(v for _n, v in axes)), 2000):
+        for combo in itertools.islice(itertools.product(*(v for _n, v in axes)), 300):
             filled = Play(play.kind, play.actor, {**play.args, **dict(zip((n for n, _v in axes), combo))})
             (other if self.machine.check(state, filled) else legal).append(filled)
             if len(legal) >= 6:
@@ -156,9 +156,11 @@ class Recovery:
                     if after.violations or self.machine.check(after.state, play):
                         continue
                     out.append(Repair("insert", ((None, cand), (index, play)), index + 1))
-        return out[:40]
+                    if len(out) >= 16:
+                        return out
+        return out
 
-    def plays(self, state: State, kind: str, actor: str, limit: int = 32) -> list[Play]:
+    def plays(self, state: State, kind: str, actor: str, limit: int = 8) -> list[Play]:
         """Legal plays of a move by a player, required parameters given their first values."""
         move = self.rules.moves[kind]
         if not move.params:
@@ -168,7 +170,7 @@ class Recovery:
         if any(not values for _n, values in axes):
             return []
         out = []
-        for combo in itertools.islice(itertools.product(*(v for _n, v in axes)), 4000):
+        for combo in itertools.islice(itertools.product(*(v for _n, v in axes)), 300):
             cand = Play(kind, actor, dict(zip((n for n, _v in axes), combo)))
             if not self.machine.check(state, cand):
                 out.append(cand)
