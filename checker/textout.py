@@ -8,6 +8,8 @@ the rest in further bands below, a long name wrapped inside its cell).
 
 >>> fit("a " * 50, 40).splitlines()[1].startswith("    a")
 True
+>>> fit("  " + "x" * 50, 40) == "  " + "x" * 50     # one long word: kept whole, indent and all
+True
 >>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 60))
 Suspects                       Places
 Charles Chaillé-Long    25.0%  Station                 50.0%
@@ -64,15 +66,15 @@ def fit(text: str, width: int | None = None) -> str:
             continue
         lead = len(line) - len(line.lstrip(" "))
         indent = " " * min(lead + 4, width // 2)
-        kept = _LOCATION.sub(lambda m: m.group(0).replace(" ", _GLUE), line)  # "file:1:2: error[X]:" stays whole
-        wrapped = textwrap.wrap(kept, width, initial_indent="", subsequent_indent=indent,
+        kept = _LOCATION.sub(lambda m: m.group(0).replace(" ", _GLUE), line.lstrip(" "))  # "file:1:2: error[X]:" whole
+        wrapped = textwrap.wrap(kept, width, initial_indent=" " * lead, subsequent_indent=indent,
                                 break_on_hyphens=False, break_long_words=False, drop_whitespace=True)
         out.extend(w.replace(_GLUE, " ") for w in wrapped or [line])
     return "\n".join(out)
 
 
 _GLUE = "\x00"
-_LOCATION = re.compile(r"^\s*\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:")
+_LOCATION = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:")
 
 
 def wrap_cell(text: str, width: int) -> list[str]:
