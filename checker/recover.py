@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, State, Violation
 from ..spec.model import Ruleset
@@ -77,6 +77,7 @@ class Recovery:
 
     machine: Machine
     moves: Sequence[LoggedMove]
+    start: Callable[[tuple[str, ...], str], State]   # the state before the first move, for a seating
     ends: bool = False      # the log records the end of the game (scores, winners)
     shown: dict[tuple[str, str], int] = field(default_factory=dict)  # (space, owner) -> tokens the end records
     horizon: int = 30
@@ -234,7 +235,7 @@ class Recovery:
         plays = [m.play for m in self.moves]
         if not plays:
             return None
-        before = self.errors(self.machine.start(players, first), plays)
+        before = self.errors(self.start(players, first), plays)
         if before == 0:
             return None
         opener = plays[0].actor
@@ -246,7 +247,7 @@ class Recovery:
             options.append((reverse, opener))
         best: tuple[int, tuple[str, ...], str] | None = None
         for order, who in options:
-            n = self.errors(self.machine.start(order, who), plays)
+            n = self.errors(self.start(order, who), plays)
             if n < before and (best is None or n < best[0]):
                 best = (n, order, who)
         if best is None:

@@ -111,7 +111,7 @@ class _Replay:
         end = ctx.log.end
         shown = {(space, owner): len(rec.value) for space, owners in (end.tokens if end else {}).items()
                  for owner, rec in owners.items()}
-        recovery = Recovery(ctx.machine, ctx.log.moves, ends=end is not None and bool(end.scores or end.winners),
+        recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
                             shown=shown)
         header = ctx.log.header
         seating = recovery.seating(header.players, header.first, "first" in header.positions)
@@ -119,7 +119,7 @@ class _Replay:
             self.reseat(seating)
         if self.observed is not None:
             self.observed.records()
-        state = ctx.machine.start(ctx.log.header.players, ctx.log.header.first)
+        state = ctx.start()
         index, moves = 0, ctx.log.moves
         while index < len(moves):
             repair = recovery.repair(index, state, ctx.machine.check(state, moves[index].play)) \
@@ -148,7 +148,7 @@ class _Replay:
         """Report the seating once, at the first move it breaks, and replay with the one that fits."""
         ctx = self.ctx
         header = ctx.log.header
-        state = ctx.machine.start(header.players, header.first)
+        state = ctx.start()
         for logged in ctx.log.moves:
             outcome = ctx.machine.play(state, logged.play)
             if outcome.violations:

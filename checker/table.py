@@ -41,7 +41,7 @@ __all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initial
 def state_at(rep: Replay, at: int) -> State:
     """The state after move ``at`` (0: before the first move)."""
     if at <= 0:
-        return rep.steps[0].before if rep.steps else rep.machine.start(rep.players, rep.log.header.first)
+        return rep.steps[0].before if rep.steps else rep.state  # no move: the state is the start
     return rep.steps[at - 1].outcome.state
 
 
