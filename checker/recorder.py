@@ -285,10 +285,11 @@ class Recorder:
         words = [f"{m}: " for m in rules.moves]
         words += [f"{p.name}: " for m in rules.moves.values() for p in m.params]
         words += list(self.log.header.players)
-        used = {p.of for m in rules.moves.values() for p in m.params if p.of}
+        used = {c for m in rules.moves.values() for p in m.params
+                for c in (tuple(getattr(p, "components", ()) or ()) or ((p.of,) if p.of else ()))}
         if rules.tokens is not None:
             used.add(rules.tokens.on)
-        for comp in sorted(used):
+        for comp in sorted(c for c in used if c in rules.components):
             for i in rules.components[comp].items:
                 words += [rules.items[i].name, *rules.items[i].aliases]
         words += ["undo", "moves", "show ", "solve ", "help", "quit"]

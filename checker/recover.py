@@ -93,11 +93,11 @@ class Recovery:
         """The best reading of a flawed move (None: replay it as played, nothing to choose)."""
         if not violations or state.ended or self.used >= self.budget:
             return None
-        if any(v.code == MALFORMED for v in violations):
-            return None
-        self.used += 1
         play = self.moves[index].play
         missing = self.machine.missing(play)
+        if any(v.code == MALFORMED and v.rule.partition("/")[2] not in missing for v in violations):
+            return None  # a move the machine cannot read at all (a missing parameter can be filled in)
+        self.used += 1
         candidates: list[Repair] = []
         if not missing:
             candidates.append(Repair("as-played", ((index, play),), index + 1))

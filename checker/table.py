@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
-from typing import Any
+from typing import Any, Mapping
 
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
@@ -120,7 +120,10 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
             })
         spaces.append({"group": title, "items": cells})
 
-    # the players and their zones
+    # the players: what the rules keep for each (a labelled mapping from player), their zones
+    per_player = {var.label: state.vars[name] for name, var in rules.state.items()
+                  if var.label and isinstance(state.vars.get(name), Mapping)
+                  and set(state.vars[name]) <= set(rep.players)}
     players = []
     for p in rep.players:
         zones = []
@@ -135,7 +138,9 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
                           "possible": [{"name": rules.name(c), "p": q} for c, q in possible[:4]],
                           "more": max(0, len(possible) - 4)})
         row: dict[str, Any] = {"name": p, "short": short[p], "out": p in state.out,
-                               "turn": p == state.turn and not state.ended, "zones": zones}
+                               "turn": p == state.turn and not state.ended, "zones": zones,
+                               "marks": [{"label": label, "value": _shown(rules, held[p])}
+                                         for label, held in per_player.items() if p in held]}
         if tokens is not None:
             row["tokens_left"] = machine.per_player - len(state.placed_by(p))
         players.append(row)
@@ -185,6 +190,18 @@ def status_line(v: dict[str, Any], solutions: bool = True) -> str:
     return line
 
 
+def _shown(rules: Any, value: Any) -> str:
+    """A value the rules keep, in words: an item by its name, a list item by item."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(_shown(rules, v) for v in value)
+    return rules.name(value) if isinstance(value, str) and value in rules.items else str(value)
+
+
+def _cards(names: list[str]) -> str:
+    """Cards in a line: set apart by a dot, as a card's own name may hold a comma."""
+    return " · ".join(names)
+
+
 def _pct(p: float | None) -> str:
     return "    -" if p is None else f"{p * 100:4.0f}%"
 
@@ -202,16 +219,16 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
     elif v["solutions"] is not None:
         lines.append(f"{v['solutions']} {words['sets']}(s) remain" + ("; determined" if v["determined"] else ""))
     for z in v["public"]:
-        lines.append(f"{z['zone']} (face up): {', '.join(z['known']) or '?'}")
+        lines.append(f"{z['zone']} (face up): {_cards(z['known']) or '?'}")
     lines.append("")
     for p in v["players"]:
         flags = ("> " if p["turn"] else "  ") + p["name"] + (" (out)" if p["out"] else "")
-        bits = []
+        bits = [f"{m['label']}: {m['value']}" for m in p["marks"]]
         if "tokens_left" in p:
             bits.append(f"{p['tokens_left']} {v['token_noun']} left")
         for z in p["zones"]:
-            known = ", ".join(z["known"]) or "?"
-            maybe = ", ".join(f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"])
+            known = _cards(z["known"]) or "?"
+            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
             more = f", +{z['more']} more" if z["more"] else ""
             bits.append(f"{z['zone']}: {known}" + (f" (maybe {maybe}{more})" if maybe and len(z["known"]) < z["size"] else ""))
         lines.append(flags + (": " + "; ".join(bits) if bits else ""))
@@ -256,18 +273,18 @@ def render_svg(v: dict[str, Any]) -> str:
            f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
            f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
            f'{v["moves"]}</text>']
-    public = "".join(f"; {z['zone']} (face up): {', '.join(z['known']) or '?'}" for z in v["public"])
+    public = "".join(f"; {z['zone']} (face up): {_cards(z['known']) or '?'}" for z in v["public"])
     out.append(f'<text x="{pad}" y="38">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
     y = 60
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"
         weight = "bold" if p["turn"] else "normal"
-        bits = []
+        bits = [f"{m['label']}: {m['value']}" for m in p["marks"]]
         if "tokens_left" in p:
             bits.append(f"{p['tokens_left']} {v['token_noun']} left")
         for z in p["zones"]:
-            maybe = ", ".join(f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"])
-            bits.append(f"{z['zone']}: {', '.join(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
+            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
+            bits.append(f"{z['zone']}: {_cards(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
         deco = ' text-decoration="line-through"' if p["out"] else ""
         out.append(f'<text x="{pad}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} class="player">'
                    f'{"▶ " if p["turn"] else ""}{esc(p["name"])}{" (out)" if p["out"] else ""}: {esc("; ".join(bits))}</text>')

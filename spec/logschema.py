@@ -144,10 +144,15 @@ def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[s
     player = names_schema(players, "A player, as listed in players:") if players else \
         {**NAME, "description": "A player, as listed in players:"}
 
-    def items_of(component: str) -> dict[str, Any]:
-        comp = rules.components[component]
-        names = [n for i in comp.items for n in (rules.items[i].name, *rules.items[i].aliases)]
-        return names_schema(names, f"A {comp.noun}, as printed or by an alias.")
+    def items_of(component: str, *more: str) -> dict[str, Any]:
+        comps = [rules.components[c] for c in dict.fromkeys((component, *more)) if c in rules.components]
+        names = [n for comp in comps for i in comp.items for n in (rules.items[i].name, *rules.items[i].aliases)]
+        nouns = " or ".join(comp.noun for comp in comps)
+        return names_schema(names, f"A {nouns}, as printed or by an alias.")
+
+    def of(p: Any) -> tuple[str, ...]:
+        """Every component an item parameter may name (several for some ``items``)."""
+        return tuple(getattr(p, "components", ()) or ()) or (p.of,)
 
     def static(expr: Any) -> Any:
         try:
@@ -162,13 +167,13 @@ def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[s
 
     def param_schema(p: Any) -> dict[str, Any]:
         if p.type == "items":
-            out: dict[str, Any] = {"type": "array", "items": items_of(p.of)}
+            out: dict[str, Any] = {"type": "array", "items": items_of(*of(p))}
             size = static(p.size)
             if isinstance(size, int) and not isinstance(size, bool):
                 out.update(minItems=size, maxItems=size)
             return out
         if p.type == "item":
-            one = items_of(p.of)
+            one = items_of(*of(p))
             if getattr(p, "unknown", False):  # "?" where the item is there but not known
                 one = {"anyOf": [*one["anyOf"], {"const": "?"}], "description": one.get("description", "")}
             return one

@@ -70,6 +70,48 @@ CASES = [
 ]
 
 
+# Perfect Alibi (examples/perfect-alibi/, once the game has landed): the same mutations, its own codes.
+PA = Path("examples") / "perfect-alibi"
+PA_CASES = [
+    ('clean-4p', ('delete', 4), 'PA203', 22, 'is a move missing before this one? {choo'),
+    ('clean-4p', ('delete', 0), 'PA205', 21, None),
+    ('clean-4p', ('delete', 1), 'PA207', 21, 'is a move missing before this one? {draw'),
+    ('clean-4p', ('delete', 36), 'PA210', 54, 'is a move missing before this one? {gues'),
+    ('clean-4p', ('delete', 38), 'PA217', 56, 'is a move missing before this one? {swap'),
+    ('clean-4p', ('drop', 37, 'target'), 'PA211', 55, None),
+    ('clean-4p', ('drop', 8, 'asked'), 'PA214', 26, None),
+    ('clean-4p', ('drop', 8, 'answer'), 'PA219', 26, None),
+    ('clean-4p', ('drop', 0, 'colour'), 'RL150', 18, None),
+    ('clean-4p', ('duplicate', 36), 'PA202', 55, 'it repeats move 37: delete it?'),
+    ('clean-4p', ('duplicate', 4), 'PA203', 23, 'delete this choose?'),
+    ('clean-4p', ('duplicate', 1), 'PA207', 22, 'delete this draw?'),
+    ('clean-4p', ('duplicate', 8), 'PA210', 27, 'it repeats move 9: delete it?'),
+    ('clean-4p', ('duplicate', 20), 'PA217', 39, 'delete this swap?'),
+    ('clean-4p', ('reverse',), 'PA203', 22, 'the seating looks reversed: did you mean'),
+    ('clean-4p', ('swap', 4), 'PA203', 22, 'moves 5 and 6 look swapped: swap them?'),
+    ('clean-4p', ('swap', 0), 'PA205', 22, None),
+    ('clean-4p', ('swap', 3), 'PA207', 21, 'moves 4 and 5 look swapped: swap them?'),
+    ('clean-4p', ('swap', 36), 'PA210', 54, 'moves 37 and 38 look swapped: swap them?'),
+    ('clean-4p', ('swap', 38), 'PA217', 56, 'moves 39 and 40 look swapped: swap them?'),
+    ('rival-4p', ('delete', 4), 'PA203', 25, 'is a move missing before this one? {choo'),
+    ('rival-4p', ('delete', 0), 'PA205', 24, None),
+    ('rival-4p', ('delete', 1), 'PA207', 24, None),
+    ('rival-4p', ('delete', 31), 'PA210', 52, None),
+    ('rival-4p', ('delete', 10), 'PA217', 31, 'is a move missing before this one? {swap'),
+    ('rival-4p', ('delete', 60), 'PA302', 82, None),
+    ('rival-4p', ('drop', 31, 'target'), 'PA211', 52, None),
+    ('rival-4p', ('drop', 8, 'asked'), 'PA214', 29, None),
+    ('unforgiving-4p', ('delete', 4), 'PA203', 23, 'is a move missing before this one? {choo'),
+    ('unforgiving-4p', ('delete', 3), 'PA207', 22, 'is a move missing before this one? {draw'),
+    ('unforgiving-4p', ('delete', 48), 'PA210', 67, 'is a move missing before this one? {gues'),
+    ('unforgiving-4p', ('delete', 65), 'PA302', 85, None),
+    ('unforgiving-4p', ('drop', 56, 'target'), 'PA211', 75, None),
+    ('unforgiving-4p', ('drop', 10, 'asked'), 'PA214', 29, None),
+    ('unforgiving-4p', ('drop', 8, 'answer'), 'PA219', 27, None),
+    ('unforgiving-4p', ('drop', 48, 'target'), 'PA241', 67, None),
+]
+
+
 def _id(case) -> str:  # type: ignore[no-untyped-def]
     log, op, code, *_ = case
     return f"{log}-{'-'.join(str(a) for a in op)}-{code}".replace(" ", "_")
@@ -89,8 +131,20 @@ def test_one_mistake_gives_one_error(case, monkeypatch):
         assert d.hint is not None and hint in d.hint, report.format_text()
 
 
+@pytest.mark.skipif(not (ROOT / PA).is_dir(), reason="Perfect Alibi's example logs have not landed yet")
+@pytest.mark.parametrize("case", PA_CASES, ids=[_id(c) for c in PA_CASES])
+def test_one_mistake_gives_one_error_in_perfect_alibi(case, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    log, op, code, line, hint = case
+    path = PA / f"{log}.yaml"
+    report = check_text(mutate(path.read_text(), *op), str(path))
+    assert [(d.code, d.position.line) for d in report.diagnostics] == [(code, line)], report.format_text()
+    if hint is not None:
+        assert report.diagnostics[0].hint is not None and hint in report.diagnostics[0].hint, report.format_text()
+
+
 def test_the_corpus_is_large_enough():
-    assert len(CASES) >= 30
+    assert len(CASES) >= 30 and len(PA_CASES) >= 30
     assert {op[0] for _l, op, *_ in CASES} >= {"drop", "swap", "duplicate", "delete", "reverse", "nofirst-rotate",
                                                "replace"}
 

@@ -71,7 +71,8 @@ def test_show_as_json_and_as_svg():
 def test_show_works_for_any_rule_file(alibi_log):
     out = run("show", str(alibi_log), "--as", "Ann")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "hand: Bar 6, Restaurant 12; tile: Cook" in out.stdout       # Ann's own cards and Rival tile
+    text = " ".join(out.stdout.split())
+    assert "Ann: assistant: Priest; hand: Bar 6 · Restaurant 12; tile: Cook" in text  # her assistant, cards, tile
     assert "Cat (out)" in out.stdout
     assert "Solarium 12" in out.stdout and "missing alibi" in out.stdout
     svg = run("show", str(alibi_log), "--at", "3", "--format", "svg").stdout
