@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from ..spec.machine import MALFORMED, Machine, Outcome, Play, State, Violation
+from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
 from .log import LoggedMove
 from .writer import move_text
@@ -93,6 +93,12 @@ class Recovery:
         """The best reading of a flawed move (None: replay it as played, nothing to choose)."""
         if not violations or state.ended or self.used >= self.budget:
             return None
+        try:
+            return self._repair(index, state, violations)
+        except RuleError:  # a reading the rules cannot even evaluate: the move is taken as played
+            return None
+
+    def _repair(self, index: int, state: State, violations: list[Violation]) -> Repair | None:
         play = self.moves[index].play
         missing = self.machine.missing(play)
         if any(v.code == MALFORMED and v.rule.partition("/")[2] not in missing for v in violations):
@@ -232,6 +238,12 @@ class Recovery:
     # -- the whole log ----------------------------------------------------------------
     def seating(self, players: tuple[str, ...], first: str, first_given: bool) -> Seating | None:
         """A seating or first player under which clearly fewer moves break a rule, if any."""
+        try:
+            return self._seating(players, first, first_given)
+        except RuleError:  # a seating the rules cannot even evaluate: keep the log's
+            return None
+
+    def _seating(self, players: tuple[str, ...], first: str, first_given: bool) -> Seating | None:
         plays = [m.play for m in self.moves]
         if not plays:
             return None

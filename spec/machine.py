@@ -312,10 +312,13 @@ class Machine:
         for req in (*self.rules.flow.requires, *move.requires):
             if any(base == "move" for expr in (req.when, req.expr) if expr for base, _a, _c in expr.attributes):
                 continue
-            if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
+            try:
+                if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
+                    continue
+                if not self._truth(req.expr, env, f"{move.name}/{req.id}"):
+                    return False
+            except RuleError:  # it reads the move after all (through a function): it decides nothing yet
                 continue
-            if not self._truth(req.expr, env, f"{move.name}/{req.id}"):
-                return False
         return True
 
     def is_legal(self, state: State, play: Play) -> bool:
