@@ -350,7 +350,15 @@ def run_play(args: argparse.Namespace) -> int:
             print(f"ruleslawyer: {path} exists: its own header is used (--rules, --players, --first and "
                   "--variant are for a new log)", file=sys.stderr)
         created = False
-    recorder = Recorder(path, tuple(args.house) if not created else ())
+    try:
+        recorder = Recorder(path, tuple(args.house) if not created else ())
+    except DiagnosticError as exc:
+        if not created:
+            raise
+        path.unlink()  # a header these rules cannot use: leave nothing behind
+        raise DiagnosticError([*exc.diagnostics, Diagnostic(
+            "RL010", f"{path} was not created: these rules need more in a log's header than --rules and --players",
+            Position(str(path)), hint="write the header by hand (see the examples of the game), then run play on it")]) from None
     interactive = sys.stdin.isatty()
     if interactive:
         _setup_readline(recorder)
