@@ -147,7 +147,6 @@ class Builder:
                                        position_of(raw, "name"))
                         continue
                     table[key] = iid
-            self.cite(node)
             comps[cid] = Component(cid, str(node.get("noun") or cid), tuple(ids), attrs, node.get("name"),
                                    self.cite(node))
             aliases[cid] = table
