@@ -74,7 +74,7 @@ def fit(text: str, width: int | None = None) -> str:
 
 
 _GLUE = "\x00"
-_LOCATION = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:")
+_LOCATION = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:(?: move \d+:)?")
 
 
 def wrap_cell(text: str, width: int) -> list[str]:

@@ -217,3 +217,29 @@ def test_rules_explain_ends_a_cut_quote_with_an_ellipsis():
     cut = [line for line in out.stdout.splitlines() if line.endswith('…"')]
     assert cut and all(len(line) <= 80 for line in out.stdout.splitlines())
     assert max(len(x) for x in run("rules", "show", "lady-alice").stdout.splitlines()) <= 80
+
+
+def test_diagnostics_wrap_on_a_terminal_and_stay_whole_in_a_pipe():
+    import pty
+
+    log = str(EXAMPLES / "violations" / "LA203.yaml")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*CLI, "check", log], stdin=slave, stdout=slave, stderr=slave,
+                            env={**os.environ, "COLUMNS": "80"})
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=60)
+    os.close(master)
+    screen = b"".join(chunks).decode().replace("\r", "").splitlines()
+    assert proc.returncode == 1 and max(len(line) for line in screen) <= 80
+    assert screen[0].startswith(log + ":8:5: error[LA203]: move 3:")     # the location stays whole
+    piped = run("check", log).stdout.splitlines()
+    assert any(len(line) > 80 for line in piped)                           # one line a diagnostic for tools
