@@ -222,9 +222,9 @@ def test_rules_explain_ends_a_cut_quote_with_an_ellipsis():
 def test_diagnostics_wrap_on_a_terminal_and_stay_whole_in_a_pipe():
     import pty
 
-    log = str(EXAMPLES / "violations" / "LA203.yaml")
+    log = "examples/lady-alice/violations/LA203.yaml"
     master, slave = pty.openpty()
-    proc = subprocess.Popen([*CLI, "check", log], stdin=slave, stdout=slave, stderr=slave,
+    proc = subprocess.Popen([*CLI, "check", log], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
                             env={**os.environ, "COLUMNS": "80"})
     os.close(slave)
     chunks = []
@@ -241,5 +241,5 @@ def test_diagnostics_wrap_on_a_terminal_and_stay_whole_in_a_pipe():
     screen = b"".join(chunks).decode().replace("\r", "").splitlines()
     assert proc.returncode == 1 and max(len(line) for line in screen) <= 80
     assert screen[0].startswith(log + ":8:5: error[LA203]: move 3:")     # the location stays whole
-    piped = run("check", log).stdout.splitlines()
+    piped = run("check", str(ROOT / log)).stdout.splitlines()
     assert any(len(line) > 80 for line in piped)                           # one line a diagnostic for tools
