@@ -25,6 +25,7 @@ class Blame:
     out: dict[str, int] = field(default_factory=dict)
     vars: dict[str, int] = field(default_factory=dict)
     added: dict[str, dict[str, int]] = field(default_factory=dict)  # set variable -> item -> move index
+    appended: dict[str, list[int]] = field(default_factory=dict)    # list variable -> move index of each element
     tokens: dict[int, int] = field(default_factory=dict)  # token order -> move index
 
     def update(self, index: int, before: State, after: State) -> None:
@@ -45,6 +46,9 @@ class Blame:
                 if isinstance(value, frozenset):
                     for item in value - (old_value if isinstance(old_value, frozenset) else frozenset()):
                         self.added.setdefault(name, {})[item] = index
+                elif isinstance(value, list):
+                    kept = self.appended.get(name, [])[:len(old_value) if isinstance(old_value, list) else 0]
+                    self.appended[name] = kept + [index] * (len(value) - len(kept))
         old = {t.order for t in before.tokens}
         for t in after.tokens:
             if t.order not in old:

@@ -6,6 +6,7 @@ report with status 2 and the diagnostics that say why.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, Related, Reporter, StopReplay
@@ -14,27 +15,31 @@ from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .log import GameLog, parse_log, parse_log_text
 from .replay import replay
+from .nextmoves import what_next
 from .report import LogReport
 
-__all__ = ["check_log", "check_text", "check_parsed", "rule_failure"]
+__all__ = ["check_log", "check_text", "check_parsed", "rule_failure", "move_number", "number_moves"]
 
 #: A rule expression went past a limit of the expression language.
 LIMIT = "RL132"
 
 
-def check_log(path: str, strict: bool = False, allow: Iterable[str] | None = None) -> LogReport:
-    """Check one log file; ``strict`` stops at the first error; ``allow``: see :func:`parse_log`."""
+def check_log(path: str, strict: bool = False, allow: Iterable[str] | None = None,
+              house: tuple[str, ...] = ()) -> LogReport:
+    """Check one log file; ``strict`` stops at the first error; ``allow``: see :func:`parse_log`;
+    ``house``: overlays besides the log's own."""
     try:
-        log, rules = parse_log(path, allow)
+        log, rules = parse_log(path, allow, tuple(house))
     except DiagnosticError as exc:
         return LogReport(str(path), None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)
 
 
-def check_text(text: str, path: str = "<log>", strict: bool = False, allow: Iterable[str] | None = None) -> LogReport:
+def check_text(text: str, path: str = "<log>", strict: bool = False, allow: Iterable[str] | None = None,
+               house: tuple[str, ...] = ()) -> LogReport:
     """As :func:`check_log`, for a log given as text."""
     try:
-        log, rules = parse_log_text(text, path, allow)
+        log, rules = parse_log_text(text, path, allow, tuple(house))
     except DiagnosticError as exc:
         return LogReport(path, None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)
@@ -48,6 +53,7 @@ def check_parsed(log: GameLog, rules: Ruleset, strict: bool = False) -> LogRepor
         result = replay(log, rules, reporter)
     except StopReplay:
         report.stopped = True
+        number_moves(report.diagnostics, log)
         return report
     except RuleError as exc:
         diagnostic = rule_failure(exc, rules)
@@ -59,7 +65,32 @@ def check_parsed(log: GameLog, rules: Ruleset, strict: bool = False) -> LogRepor
         return report
     report.score = result.table
     report.ended = result.state.ended
+    number_moves(report.diagnostics, log)
+    if not result.state.ended:
+        report.next = what_next(result.machine, result.state, len(log.moves) + 1)
     return report
+
+
+def move_number(log: GameLog, pos: Position | None) -> int | None:
+    """The number of the move (1-based) a position of the log stands in, if any."""
+    if pos is None or pos.path != log.path or not log.moves or pos.line < log.moves[0].position.line:
+        return None
+    end = log.end.position if log.end is not None else None
+    if end is not None and end.line and pos.line >= end.line:
+        return None
+    number = None
+    for n, m in enumerate(log.moves, 1):
+        if m.position.line > pos.line:
+            break
+        number = n
+    return number
+
+
+def number_moves(diagnostics: list[Diagnostic], log: GameLog) -> None:
+    """Give every diagnostic and note that stands in a move the move's number (in place)."""
+    for k, d in enumerate(diagnostics):
+        related = tuple(replace(r, move=move_number(log, r.position)) for r in d.related)
+        diagnostics[k] = replace(d, move=move_number(log, d.position), related=related)
 
 
 def rule_failure(exc: RuleError, rules: Ruleset | None = None) -> Diagnostic:

@@ -7,8 +7,10 @@ Exit status: 0 clean, 1 violations found, 2 unusable input or usage,
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import json
 import sys
+import textwrap
 import traceback
 from typing import Any, Callable, Sequence
 
@@ -16,12 +18,26 @@ from .. import __version__
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
-from ..spec.loader import load_rules, validate_file
+from ..spec.loader import load_rules, rules_dir, validate_file
 from .capacity import capacity_problems, load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
+from .textout import fit, terminal_width
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Help(argparse.HelpFormatter):
+    """Descriptions wrapped to the terminal; an epilog of examples kept line by line."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return "\n".join(indent + line for para in text.split("\n")
+                         for line in (textwrap.wrap(para, max(width - len(indent), 20), break_on_hyphens=False) or [""]))
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), max(width, 20), break_on_hyphens=False)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,60 +47,203 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _example_game() -> str:
+    """A bundled rule set to name in the examples of ``--help`` (the engine names no game)."""
+    try:
+        return sorted(p.stem for p in rules_dir().glob("*.yaml"))[0]
+    except (IndexError, OSError, RuntimeError):  # pragma: no cover - no bundled rules
+        return "GAME"
+
+
+def _sub(sub: Any, name: str, summary: str, description: str, examples: Sequence[str]) -> argparse.ArgumentParser:
+    """A subcommand with its summary, a description and examples (``--help`` shows them)."""
+    game = _example_game()
+    epilog = "examples:\n" + "\n".join(f"  {e}".replace("{game}", game) for e in examples)
+    return sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                          formatter_class=_Help)
+
+
+FORMAT_HELP = "text (default) or json"
+
+
+def _house(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
+                   help=f"house-rule overlays to play {what} with, by name or file, besides the ones the log names "
+                        "(e.g. --house no-repeat two-counters)")
+
+
+def _viewpoint(p: argparse.ArgumentParser) -> None:
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--as", dest="viewer", metavar="NAME",
+                      help="a player's viewpoint: the public facts and that player's own (e.g. --as Gordon)")
+    view.add_argument("--omniscient", action="store_true",
+                      help="every fact, hidden ones included (default: a spectator's, the public facts only)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    top = _Parser(prog="ruleslawyer", description="Rules-as-data verifier for hidden-information deduction games.")
-    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    top = _Parser(prog="ruleslawyer", formatter_class=_Help,
+                  description="Rules-as-data verifier for hidden-information deduction games.",
+                  epilog="examples:\n  ruleslawyer check game.yaml\n  ruleslawyer solve game.yaml --as Gordon\n"
+                         "  ruleslawyer COMMAND --help    (every command's options, with examples)")
+    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                     help="the version of ruleslawyer, then exit")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
+                             help="what to do (ruleslawyer COMMAND --help for its options)")
     sub.required = True
 
-    rules = sub.add_parser("rules", help="validate, show or draw rule files")
-    rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    rules = _sub(sub, "rules", "validate, show, draw or explain rule files",
+                 "Rule files and house-rule overlays: check them, show a resolved variant, draw its "
+                 "state machine, or say where a rule comes from.",
+                 ["ruleslawyer rules validate rules/{game}.yaml rules/house/*.yaml",
+                  "ruleslawyer rules show {game} --variant 5p --house no-repeat",
+                  "ruleslawyer rules explain {game} suspect/not-previous"])
+    rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser,
+                                help="what to do with the rules (e.g. show)")
     rsub.required = True
-    val = rsub.add_parser("validate", help="check rule files and house overlays")
-    val.add_argument("files", nargs="+", metavar="FILE")
-    val.add_argument("--format", choices=("text", "json"), default="text")
-    for name, helptext in (("show", "the resolved variant: every number and option and where it was set"),
-                           ("graph", "the state machine as a diagram"),
-                           ("explain", "where a rule comes from: its check and the rulebook sentence it cites")):
-        p = rsub.add_parser(name, help=helptext)
-        p.add_argument("rules", metavar="NAME_OR_FILE")
-        p.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
-        p.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
+    val = _sub(rsub, "validate", "check rule files and house overlays",
+               "Load each file and report every problem (exit status 2 when one is found).",
+               ["ruleslawyer rules validate rules/{game}.yaml", "ruleslawyer rules validate {game} no-repeat"])
+    val.add_argument("files", nargs="+", metavar="FILE",
+                     help="rule files or overlays, by path or bundled name (e.g. {game} no-repeat)")
+    val.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    for name, helptext, desc, examples in (
+            ("show", "the resolved variant: every number and option and where it was set",
+             "The resolved rule set: its canonical name, every parameter and option with the file and "
+             "line that set it, the components, phases and moves.",
+             ["ruleslawyer rules show {game}", "ruleslawyer rules show {game} --variant 5p --house no-repeat",
+              "ruleslawyer rules show {game} --format json"]),
+            ("graph", "the state machine as a diagram",
+             "The phases and moves as a Mermaid or Graphviz diagram.",
+             ["ruleslawyer rules graph {game}", "ruleslawyer rules graph {game} --format dot | dot -Tsvg"]),
+            ("explain", "where a rule comes from: its check and the rulebook sentence it cites",
+             "A rule (MOVE/REQUIREMENT, its code, a parameter, an option or a scoring step) with what it "
+             "checks and the rulebook sentence it cites; without RULE, the list of rules.",
+             ["ruleslawyer rules explain {game}", "ruleslawyer rules explain {game} suspect/not-previous",
+              "ruleslawyer rules explain {game} LA212"])):
+        p = _sub(rsub, name, helptext, desc, examples)
+        p.add_argument("rules", metavar="NAME_OR_FILE", help="a bundled rule set by name, or a rule file (e.g. {game})")
+        p.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p, or 5)")
+        p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
+                       help="house-rule overlays, by name or file (e.g. --house no-repeat)")
         if name == "show":
-            p.add_argument("--format", choices=("text", "json"), default="text")
+            p.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
         elif name == "explain":
             p.add_argument("rule", nargs="?", metavar="RULE",
-                           help="MOVE/REQUIREMENT id, code, parameter, option or scoring step")
+                           help="MOVE/REQUIREMENT id, code, parameter, option or scoring step (e.g. LA212)")
         else:
-            p.add_argument("--format", choices=("mermaid", "dot"), default="mermaid")
+            p.add_argument("--format", choices=("mermaid", "dot"), default="mermaid",
+                           help="mermaid (default) or dot (Graphviz)")
 
-    check = sub.add_parser("check", help="check recorded game logs")
-    check.add_argument("logs", nargs="+", metavar="LOG")
+    check = _sub(sub, "check", "check recorded game logs",
+                 "Replay each log through the rules and report every violation, one error per mistake "
+                 "(file:line:col: error[CODE]: move N: message); a partial log ends with what comes next. "
+                 "Exit status: 0 clean, 1 violations, 2 unusable input.",
+                 ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house no-repeat --format json",
+                  "ruleslawyer check examples/{game}/*.yaml --strict"])
+    check.add_argument("logs", nargs="+", metavar="LOG", help="game log files (YAML)")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    _house(check, "every log")
+    check.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     _allow_path(check)
 
-    explain = sub.add_parser("explain", help="what a diagnostic code means")
-    explain.add_argument("code")
-    explain.add_argument("--rules", metavar="NAME_OR_FILE", help="look the code up in this rule set (default: every bundled one)")
+    explain = _sub(sub, "explain", "what a diagnostic code means",
+                   "What a code means, the rule behind it with its citation, and a minimal example log.",
+                   ["ruleslawyer explain LA212", "ruleslawyer explain LA290 --rules rules/house/no-early-accusation.yaml"])
+    explain.add_argument("code", help="a diagnostic code (e.g. LA212, LG110, RL101)")
+    explain.add_argument("--rules", metavar="NAME_OR_FILE",
+                         help="look the code up in this rule set (default: every bundled one)")
 
-    solve = sub.add_parser("solve", help="what is still possible after a log (see README)")
-    solve.add_argument("log", metavar="LOG")
-    solve.add_argument("--as", dest="viewer", metavar="NAME", help="a player's viewpoint")
-    solve.add_argument("--omniscient", action="store_true")
-    solve.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last)")
-    solve.add_argument("--explain", metavar="CARD", help="why a card is certain or ruled out (its name or any alias)")
-    solve.add_argument("--hindsight", action="store_true", help="when each viewpoint could have known")
-    solve.add_argument("--list", type=int, default=10, metavar="N", help="list the solutions when at most N remain")
-    solve.add_argument("--format", choices=("text", "json"), default="text")
-    _allow_path(solve)
+    solve = _sub(sub, "solve", "what is still possible after a log, from a seat",
+                 "Replay a log and answer from a viewpoint: how many solutions remain, each card's status "
+                 "and chance, why a card is certain (--explain), when each player could have known "
+                 "(--hindsight).  A log with errors is said so first, and the exit status is 1.",
+                 ["ruleslawyer solve game.yaml", "ruleslawyer solve game.yaml --as Gordon --at 12",
+                  "ruleslawyer solve game.yaml --explain compass", "ruleslawyer solve game.yaml --hindsight --format json"])
+    solve.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
+    _viewpoint(solve)
+    solve.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last; e.g. --at 12)")
+    solve.add_argument("--explain", metavar="CARD",
+                       help="why a card is certain or ruled out, by its name or any alias (e.g. --explain compass)")
+    solve.add_argument("--hindsight", action="store_true",
+                       help="for the spectator and each player, the first move after which the solution was known")
+    solve.add_argument("--list", type=int, default=10, metavar="N",
+                       help="list the solutions when at most N remain (default 10; e.g. --list 50)")
+    _house(solve, "the log")
+    solve.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+
+    schema = _sub(sub, "schema", "the JSON Schema of logs for a rule set (for editors)",
+                  "Write to standard output the JSON Schema of a game log for one resolved rule set: each "
+                  "move its own subschema with its parameters, names as enums (aliases included), so that "
+                  "an editor (yaml-language-server) completes and checks moves as they are typed.",
+                  ["ruleslawyer schema {game} > {game}.log.schema.json",
+                   "ruleslawyer schema {game} --variant 5p --players Ann Ben Cat Dan Eve",
+                   "then, as the first line of a log:",
+                   "  # yaml-language-server: $schema={game}.log.schema.json"])
+    schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. {game})")
+    schema.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p)")
+    schema.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="house-rule overlays, by name or file (e.g. --house no-repeat)")
+    schema.add_argument("--players", nargs="+", metavar="NAME",
+                        help="the players' names, to complete and check them too (e.g. --players Ann Ben Cat Dan)")
+
+    show = _sub(sub, "show", "the table at a move, as text or SVG",
+                "The table after a move: the spaces with their tokens, what is covered, the counts the "
+                "rules keep, who is out and whose turn, each player's known and possible cards, and the "
+                "chances of every card from a seat.  Text fits the terminal; --format svg draws it.",
+                ["ruleslawyer show game.yaml", "ruleslawyer show game.yaml --at 12 --as Gordon",
+                 "ruleslawyer show game.yaml --format svg > move-12.svg"])
+    show.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
+    show.add_argument("--at", type=int, metavar="MOVE", help="after this move (0: the deal; default: the last; e.g. --at 12)")
+    _viewpoint(show)
+    _house(show, "the log")
+    show.add_argument("--format", choices=("text", "json", "svg"), default="text",
+                      help="text (default), json or svg (an image)")
+
+    report = _sub(sub, "report", "one HTML page that steps through a game",
+                  "Write one self-contained HTML page (no network) that steps through the game move by "
+                  "move, with the table and the chances after each move, from a seat.",
+                  ["ruleslawyer report game.yaml -o game.html", "ruleslawyer report game.yaml -o game.html --as Gordon"])
+    report.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
+    report.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write (e.g. -o game.html)")
+    _viewpoint(report)
+    _house(report, "the log")
+
+    play = _sub(sub, "play", "record a game as it is played, move by move",
+                "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "
+                "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
+                "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
+                "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
+                ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
+                 "ruleslawyer play game.yaml            (go on with a log already started)",
+                 "then type:  suspect: Helen, clues: [Baker, P2, T3, O4], smiles: 1"])
+    play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
+    play.add_argument("--rules", metavar="NAME_OR_FILE", help="for a new log: the rule set (e.g. --rules {game})")
+    play.add_argument("--players", nargs="+", metavar="NAME",
+                      help="for a new log: the players in seating order, clockwise (e.g. --players Ann Ben Cat)")
+    play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
+    play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
+    play.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
+                      help="for a new log: house-rule overlays (e.g. --house no-repeat)")
+    for p in (solve, show, report, play):
+        _allow_path(p)
+    _name_examples(top, _example_game())
     return top
 
 
 def _allow_path(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                         help="a folder (besides the log's own) where the rule files and overlays a log "
-                             "names may be (repeatable)")
+                             "names may be (repeatable; e.g. --allow-path ../rules)")
+
+
+def _name_examples(parser: argparse.ArgumentParser, game: str) -> None:
+    """``{game}`` in every help text of the parser and its subcommands: a bundled rule set."""
+    for action in parser._actions:
+        if action.help and "{game}" in action.help:
+            action.help = action.help.replace("{game}", game)
+        for sub in getattr(action, "choices", None) or {}:
+            if isinstance(action.choices, dict) and isinstance(action.choices[sub], argparse.ArgumentParser):
+                _name_examples(action.choices[sub], game)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code not in (None, 0) else 0
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
-        "rules": _rules, "check": _check, "explain": _explain, "solve": _solve,
+        "rules": _rules, "check": _check, "explain": _explain, "solve": _solve, "schema": _schema,
+        "show": _show, "report": _report, "play": _play,
     }
     try:
         return handlers[args.command](args)
@@ -125,7 +285,7 @@ def _print_diagnostics(diags: Sequence[Diagnostic], fmt: str) -> None:
         print(json.dumps([d.to_json() for d in diags], indent=1, ensure_ascii=False))
     else:
         for d in diags:
-            print(d.format_text())
+            print(fit(d.format_text()))
 
 
 # -- rules -----------------------------------------------------------------
@@ -147,24 +307,24 @@ def _rules(args: argparse.Namespace) -> int:
         if args.format == "json":
             print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))
         else:
-            print(show_text(rules))
+            print(show_text(rules, terminal_width()))
         return EXIT_CLEAN
     if args.rules_command == "explain":
         from .provenance import find, index, render
 
         if not args.rule:
-            print(index(rules))
+            print(fit(index(rules, terminal_width())))
             return EXIT_CLEAN
         found = find(rules, args.rule)
         if not found:
             print(f"ruleslawyer: no rule '{args.rule}' in {rules.canonical_name} "
                   "(run 'ruleslawyer rules explain NAME' for the list)", file=sys.stderr)
             return EXIT_USAGE
-        print(render(rules, found))
+        print(fit(render(rules, found)))
         return EXIT_CLEAN
     from .graph import dot, mermaid
 
-    print(mermaid(rules) if args.format == "mermaid" else dot(rules), end="")
+    print(mermaid(rules) if args.format == "mermaid" else dot(rules), end="")  # a diagram's source: not wrapped
     return EXIT_CLEAN
 
 
@@ -190,22 +350,33 @@ def show_json(rules: Ruleset) -> dict[str, Any]:
     }
 
 
-def show_text(rules: Ruleset) -> str:
+def show_text(rules: Ruleset, width: int = 80) -> str:
+    """The resolved rule set for ``width`` columns: a setting and where it was set on one
+    line when they fit, else the place on the next line."""
+    def row(name: str, name_w: int, value: str, value_w: int, where: str) -> list[str]:
+        head = f"  {name:<{name_w}}  {value}"
+        one = f"  {name:<{name_w}}  {value:<{value_w}}  {where}"
+        return [one] if len(one) <= width else [head, f"  {'':<{name_w}}  {where}"]
+
     lines = [f"{rules.canonical_name} — {rules.title}, variant {rules.variant}"]
     if rules.house:
         lines.append("house rules: " + ", ".join(rules.house))
-    lines.append("files: " + ", ".join(rules.files))
+    lines.append("files:")
+    lines.extend(f"  {f}" for f in rules.files)  # one a line: the settings below name them by file name
     lines.append("")
     lines.append("parameters:")
-    width = max(len(n) for n in rules.params)
+    name_w = max(len(n) for n in rules.params)
+    value_w = max(len(_fmt(s.value)) for s in rules.params.values())
     for n, s in rules.params.items():
-        lines.append(f"  {n:<{width}}  {_fmt(s.value):<16} {s.set_by:<16} {s.position or ''}")
+        lines += row(n, name_w, _fmt(s.value), value_w, f"{s.set_by} {_where(s.position)}".rstrip())
     lines.append("")
     lines.append("options:")
-    width = max((len(n) for n in rules.options), default=0)
+    name_w = max((len(n) for n in rules.options), default=0)
+    values = {n: _fmt(o.value) + ("" if o.value == o.default else f" (default {_fmt(o.default)})")
+              for n, o in rules.options.items()}
+    value_w = max((len(v) for v in values.values()), default=0)
     for n, o in rules.options.items():
-        changed = "" if o.value == o.default else f" (default {_fmt(o.default)})"
-        lines.append(f"  {n:<{width}}  {_fmt(o.value) + changed:<24} {o.set_by:<16} {o.position or ''}")
+        lines += row(n, name_w, values[n], value_w, f"{o.set_by} {_where(o.position)}".rstrip())
     lines.append("")
     for c in rules.components.values():
         if not c.items or c.attributes:
@@ -222,7 +393,14 @@ def show_text(rules: Ruleset) -> str:
     for m in rules.moves.values():
         codes = sorted({r.code for r in m.requires})
         lines.append(f"  {m.name}({', '.join(p.name for p in m.params)})  checks {', '.join(codes) or '-'}")
-    return "\n".join(lines)
+    return fit("\n".join(lines), width)
+
+
+def _where(pos: Any) -> str:
+    """A position by its file's name (the files are listed in full above it), line and column."""
+    if not pos:
+        return ""
+    return f"{Path(pos.path).name}:{pos.line}:{pos.column}" if pos.line else Path(pos.path).name
 
 
 def _fmt(value: Any) -> str:
@@ -238,12 +416,13 @@ def _fmt(value: Any) -> str:
 def _check(args: argparse.Namespace) -> int:
     from .check import check_log
 
-    reports = [check_log(path, strict=args.strict, allow=args.allow_path) for path in args.logs]
+    reports = [check_log(path, strict=args.strict, allow=args.allow_path, house=tuple(args.house))
+               for path in args.logs]
     if args.format == "json":
         print(json.dumps([r.to_json() for r in reports], indent=1, ensure_ascii=False))
     else:
         for r in reports:
-            print(r.format_text())
+            print(fit(r.format_text()))
     return max((r.status for r in reports), default=EXIT_CLEAN)
 
 
@@ -259,7 +438,7 @@ def _explain(args: argparse.Namespace) -> int:
     if text is None:
         print(f"ruleslawyer: unknown code '{args.code}'", file=sys.stderr)
         return EXIT_USAGE
-    print(text)
+    print(fit(text))
     return EXIT_CLEAN
 
 
@@ -272,3 +451,40 @@ def _solve(args: argparse.Namespace) -> int:
         return run_solve(args)
     finally:
         ALLOWED.reset(token)
+
+
+def _allowed(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command that reads a log with the folders ``--allow-path`` adds."""
+    from ..spec.paths import ALLOWED
+
+    token = ALLOWED.set(tuple(getattr(args, "allow_path", ()) or ()))
+    try:
+        return run(args)
+    finally:
+        ALLOWED.reset(token)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from ..spec.logschema import rules_log_schema
+
+    rules = load_rules(args.rules, variant=args.variant, house=args.house)
+    print(json.dumps(rules_log_schema(rules, players=args.players), indent=1, ensure_ascii=False))
+    return EXIT_CLEAN
+
+
+def _show(args: argparse.Namespace) -> int:
+    from .table import run_show
+
+    return _allowed(run_show, args)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .htmlreport import run_report
+
+    return _allowed(run_report, args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .recorder import run_play
+
+    return _allowed(run_play, args)

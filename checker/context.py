@@ -15,7 +15,7 @@ from typing import Iterable
 from ..spec.checks import LOG_CHECKS
 from ..spec.dealmodel import Deal
 from ..spec.diagnostics import Diagnostic, Position, Related, Reporter
-from ..spec.machine import Machine, Token
+from ..spec.machine import Machine, State, Token
 from ..spec.model import Ruleset
 from .blame import Blame
 from .log import GameLog
@@ -39,6 +39,11 @@ class Context:
         self.machine = Machine(self.rules)
         self.deal = self.machine.deal(self.log.header.players)
         self.checks = log_checks(self.rules)
+
+    def start(self, players: tuple[str, ...] | None = None, first: str | None = None) -> State:
+        """The state before the first move: the log's table, or another seating of it."""
+        header = self.log.header
+        return self.machine.start(players or header.players, first or header.first, header.setup)
 
     # -- reporting -----------------------------------------------------------------
     def emit(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = (),

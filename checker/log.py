@@ -49,7 +49,7 @@ from ..spec.loader import load_rules, schema_diagnostics, schema_errors
 from ..spec.logschema import sections_schema
 from ..spec.machine import Play
 from ..spec.model import UNKNOWN, Move, MoveParam, RecordSpec, Ruleset
-from ..spec.paths import PathPolicy
+from ..spec.paths import ALLOWED, PathPolicy, bare_name
 from ..spec.source import Limits, LMap, LSeq, parse_text, position_of, read_yaml
 from .capacity import load_usable
 from .names import Names, fold
@@ -146,21 +146,25 @@ class GameLog:
         return iter(self.moves)
 
 
-def parse_log(path: str, allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
+def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Read and check a log file; raise :class:`DiagnosticError` if unusable.
 
     ``allow``: folders besides the log's own where the files it names may be
     (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
+    ``house``: overlays to play with besides the ones the log names (``--house``),
+    by name or by a file the command line gives.
     """
-    return parse_document(read_yaml(path), str(path), allow)
+    return parse_document(read_yaml(path), str(path), allow, house)
 
 
-def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
+def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None,
+                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path, allow)
+    return parse_document(parse_text(text, path), path, allow, house)
 
 
-def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None) -> tuple[GameLog, Ruleset]:
+def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
+                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
@@ -172,7 +176,11 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None) -> t
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
         raise DiagnosticError(problems)
-    rules = _rules(doc, path, PathPolicy.for_log(path, allow))
+    extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
+    folders = [str(Path(h).parent) for h in extra if not bare_name(h)]
+    if folders:  # overlays the command line names: their folders are the user's to read
+        allow = [*(ALLOWED.get() if allow is None else allow), *folders]
+    rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
@@ -274,7 +282,7 @@ def load_cached(ref: str, variant: str | None, house: tuple[str, ...],
     return rules
 
 
-def _rules(doc: LMap, path: str, policy: PathPolicy) -> Ruleset:
+def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()) -> Ruleset:
     def found(ref: Any, pos: Position | None) -> str:
         """The file a name means, when there is one where the log may name it (else the name)."""
         hit = policy.find(str(ref), None, pos)
@@ -286,7 +294,7 @@ def _rules(doc: LMap, path: str, policy: PathPolicy) -> Ruleset:
         variant = str(len(doc["players"]))
     try:
         ref = found(doc["rules"], doc.pos_of("rules"))
-        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ()))
+        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ())) + extra
         return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)

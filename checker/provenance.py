@@ -90,12 +90,27 @@ def render(rules: Ruleset, found: list[Found]) -> str:
     return "\n\n".join(blocks)
 
 
-def index(rules: Ruleset) -> str:
-    """One line per rule: its id, code and the start of its quote."""
+def index(rules: Ruleset, width: int = 80) -> str:
+    """One line per rule: its id, code and the start of its quote (cut to fit ``width``, with
+    an ellipsis)."""
+    n = max(20, width - 43)
     lines = []
     for owner, reqs in [("flow", rules.flow.requires)] + [(m.name, m.requires) for m in rules.moves.values()]:
         for r in reqs:
-            lines.append(f"{owner + '/' + r.id:<32} {r.code}  \"{r.cite.quote[:60]}\"")
+            lines.append(f"{owner + '/' + r.id:<32} {r.code}  \"{_cut(r.cite.quote, n)}\"")
     for name, o in rules.options.items():
-        lines.append(f"{name:<32} option  \"{o.cite.quote[:60]}\"")
+        lines.append(f"{name:<32} option  \"{_cut(o.cite.quote, n)}\"")
     return "\n".join(lines)
+
+
+def _cut(quote: str, n: int = 60) -> str:
+    """The start of a quote, with an ellipsis when it was cut (at a word when one ends near).
+
+    >>> _cut("a short one"), _cut("word " * 20, 12)
+    ('a short one', 'word word…')
+    """
+    if len(quote) <= n:
+        return quote
+    head = quote[:n]
+    space = head.rfind(" ")
+    return (head[:space] if space > n // 2 else head).rstrip(" ,;:") + "…"

@@ -31,6 +31,7 @@ from .context import Context
 from .ending import Ending
 from .log import GameLog, LoggedMove
 from .observed import Observed
+from .recover import Recovery, Repair, Seating, describe
 from .tokens import Tokens
 
 __all__ = ["Step", "Replay", "replay"]
@@ -109,11 +110,30 @@ class _Replay:
 
     def run(self) -> Replay:
         ctx = self.ctx
+        end = ctx.log.end
+        shown = {(space, owner): len(rec.value) for space, owners in (end.tokens if end else {}).items()
+                 for owner, rec in owners.items()}
+        recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
+                            shown=shown)
+        header = ctx.log.header
+        seating = recovery.seating(header.players, header.first, "first" in header.positions)
+        if seating is not None:
+            self.reseat(seating)
         if self.observed is not None:
             self.observed.records()
-        state = ctx.machine.start(ctx.log.header.players, ctx.log.header.first, ctx.log.header.setup)
-        for index, logged in enumerate(ctx.log.moves):
-            state = self.step(index, logged, state)
+        state = ctx.start()
+        index, moves = 0, ctx.log.moves
+        while index < len(moves):
+            repair = recovery.repair(index, state, ctx.machine.check(state, moves[index].play)) \
+                if not ctx.reporter.strict else None
+            if repair is None or repair.kind == "as-played":
+                hint = describe(ctx.rules, repair, moves, index)[0] if repair is not None else None
+                state = self.step(index, moves[index], state, hint=hint)
+                index += 1
+            else:
+                state = self.recover(index, repair, state, recovery)
+                index = repair.next_index
+        self.steps.sort(key=lambda s: s.index)
         if self.tokens is not None:
             self.tokens.end(state)
         if self.ending is not None:
@@ -127,8 +147,71 @@ class _Replay:
         return Replay(ctx.log, ctx.rules, ctx.machine, ctx.deal, self.steps, records, state, table, solution,
                       ctx.reporter, withdrawn)
 
-    def step(self, index: int, logged: LoggedMove, before: State) -> State:
-        """Check one move, apply it as played, record what it shows."""
+    def reseat(self, seating: Seating) -> None:
+        """Report the seating once, at the first move it breaks, and replay with the one that fits."""
+        ctx = self.ctx
+        header = ctx.log.header
+        state = ctx.start()
+        for logged in ctx.log.moves:
+            outcome = ctx.machine.play(state, logged.play)
+            if outcome.violations:
+                v = outcome.violations[0]
+                req = self.require(v)
+                pos = self.position(req, logged) if req is not None else logged.position
+                notes = [Related("the players' seating and who starts are given here",
+                                 header.positions.get("players"))]
+                left = seating.errors_before - seating.errors_after - 1
+                if left > 0:
+                    notes.append(Related(f"{left} later move(s) that break the turns only under this seating "
+                                         "are not reported"))
+                ctx.reporter.error(v.code, v.message, pos, notes, seating.hint)
+                break
+            state = outcome.state
+        new_header = replace(header, players=seating.players, first=seating.first)
+        ctx.log = replace(ctx.log, header=new_header)
+        ctx.deal = ctx.machine.deal(seating.players)
+        if self.observed is not None:
+            self.observed = Observed(ctx)
+            self.ending = Ending(ctx, self.observed)
+
+    def recover(self, index: int, repair: Repair, before: State, recovery: Recovery) -> State:
+        """Report a flawed move once, then apply it as the repair reads it."""
+        ctx, moves = self.ctx, self.ctx.log.moves
+        logged = moves[index]
+        violations = ctx.machine.check(before, logged.play)
+        hint, note = describe(ctx.rules, repair, moves, index)
+        extra = [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]]
+        if note:
+            extra.append(Related(note))
+        self.report(violations[0], logged, before, logged.play, extra, hint)
+        state = before
+        if repair.kind == "delete":
+            self.steps.append(Step(index, logged, before, Outcome(before.copy(), violations), ()))
+            return state
+        if repair.kind == "fill":
+            (_i, filled), = repair.plays
+            outcome = ctx.machine.play(before, filled)
+            outcome = Outcome(outcome.state, violations, outcome.revealed)
+            if self.tokens is not None:
+                self.tokens.after(logged, before, filled, outcome)
+            ctx.blame.update(index, before, outcome.state)
+            self.steps.append(Step(index, logged, before, outcome, ()))
+            return outcome.state
+        for i, play in repair.plays:
+            if i is None:  # a move the log lacks: applied, nothing reported, nothing observed
+                outcome = ctx.machine.play(state, play)
+                if self.tokens is not None:
+                    self.tokens.after(logged, state, play, outcome)
+                ctx.blame.update(index, state, outcome.state)
+                state = outcome.state
+            else:
+                state = self.step(i, moves[i], state, quiet=True)
+        return state
+
+    def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
+             hint: str | None = None) -> State:
+        """Check one move, apply it as played, record what it shows (``quiet``: its
+        violations were reported already)."""
         ctx, play = self.ctx, logged.play
         first_after_end = (before.ended and not self.after_end_reported and ctx.blame.ended is not None)
         if first_after_end:
@@ -144,8 +227,9 @@ class _Replay:
             # A move after the end has no business being checked further; the
             # first one is reported once, as the game not ending when it must.
             violations = [] if first_after_end else after_end
-        for v in violations:
-            self.report(v, logged, before, play)
+        if violations and not quiet:  # one error per move: the first rule it breaks, the others as notes
+            self.report(violations[0], logged, before, play,
+                        [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]], hint)
         facts: tuple[Fact, ...] = ()
         if not self.param_violations(outcome.violations) and not before.ended:
             seen = ctx.machine.observed(before, play, ("move", index))
@@ -181,14 +265,16 @@ class _Replay:
         req = self.require(v)
         return req is not None and name in req.expr.names
 
-    def report(self, v: Violation, logged: LoggedMove, before: State, play: Play) -> None:
+    def report(self, v: Violation, logged: LoggedMove, before: State, play: Play,
+               extra: Iterable[Related] = (), hint: str | None = None) -> None:
         req = self.require(v)
         if req is None:  # a parameter: point at it
             _kind, _, name = v.rule.partition("/")
             pos = logged.at(name) if name in logged.raw else logged.position
-            self.ctx.reporter.error(v.code, v.message, pos)
+            self.ctx.reporter.error(v.code, v.message, pos, tuple(extra), hint)
             return
-        self.ctx.reporter.error(v.code, v.message, self.position(req, logged), self.notes(req, before, play))
+        self.ctx.reporter.error(v.code, v.message, self.position(req, logged),
+                                [*self.notes(req, before, play), *extra], hint)
 
     def position(self, req: Require, logged: LoggedMove) -> Position:
         """The part of the move a requirement is about: a parameter it reads (one its
@@ -223,16 +309,38 @@ class _Replay:
             if base != "vars":
                 continue
             var = ctx.rules.state.get(attr)
-            if var is not None and var.added is not None:
-                current = before.vars.get(attr)
+            current = before.vars.get(attr)
+            if var is not None and var.added is not None and isinstance(current, frozenset):
                 for item in items:
                     where = blame.added.get(attr, {}).get(item)
-                    if where is not None and isinstance(current, frozenset) and item in current:
+                    if where is not None and item in current:
                         env = env or ctx.machine.env(before, play.actor)
-                        notes.append(ctx.move_note(where, var.added.render({**env, "item": item})))
+                        notes.append(ctx.move_note(where, var.added.render(
+                            {**env, "item": item, "by": ctx.log.moves[where].play.actor})))
+            elif var is not None and var.added is not None and isinstance(current, list):
+                k = _matching(current, play)
+                where = blame.appended.get(attr, [])[k] if k is not None and k < len(blame.appended.get(attr, [])) \
+                    else None
+                if where is not None:
+                    env = env or ctx.machine.env(before, play.actor)
+                    notes.append(ctx.move_note(where, var.added.render(
+                        {**env, "item": current[k], "by": ctx.log.moves[where].play.actor})))  # type: ignore[index]
             elif attr in blame.vars:
-                notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here (sets {attr})"))
+                notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here"))
         return list(dict.fromkeys(notes))
+
+
+def _matching(elements: list[Any], play: Play) -> int | None:
+    """The last element of a list variable that holds what one of the move's parameters
+    names (the same items, in any order), else the last element."""
+    wanted = [frozenset(v) if isinstance(v, (list, tuple)) else frozenset([v])
+              for v in play.args.values() if isinstance(v, (str, list, tuple))]
+    for k in range(len(elements) - 1, -1, -1):
+        e = elements[k]
+        mine = frozenset(e) if isinstance(e, (list, tuple, set, frozenset)) else frozenset([e])
+        if mine in wanted:
+            return k
+    return len(elements) - 1 if elements else None
 
 
 def _strings(values: Iterable[Any]) -> list[str]:

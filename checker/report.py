@@ -14,6 +14,7 @@ from typing import Any
 
 from ..spec.diagnostics import Diagnostic
 from ..spec.scoring import ScoreTable
+from .nextmoves import next_lines
 
 __all__ = ["LogReport", "CLEAN", "VIOLATIONS", "UNUSABLE", "INTERNAL"]
 
@@ -33,6 +34,7 @@ class LogReport:
     moves: int = 0
     ended: bool = False
     stopped: bool = False  # strict: the replay stopped at the first error
+    next: dict[str, Any] | None = None  # a game not ended: what comes next (checker.nextmoves)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -79,6 +81,8 @@ class LogReport:
         lines = [d.format_text() for d in self.diagnostics]
         lines.extend(self.score_lines())
         lines.append(self.summary())
+        if self.next is not None and self.status in (CLEAN, VIOLATIONS):
+            lines.extend(next_lines(self.next))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -88,4 +92,5 @@ class LogReport:
             "errors": len(self.errors), "warnings": len(self.warnings),
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "score": self.score.to_json() if self.score else None,
+            "next": self.next,
         }

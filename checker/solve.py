@@ -18,14 +18,17 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_me
 from ..spec.facts import Fact
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
+from .check import number_moves
 from .log import parse_log
 from .replay import Replay, replay
+from .textout import columns, fit, terminal_width
 
 __all__ = ["run_solve", "describe_fact", "render_text"]
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    log, rules = parse_log(args.log, allow=getattr(args, "allow_path", None))
+    log, rules = parse_log(args.log, allow=getattr(args, "allow_path", None),
+                           house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
     if rules.deal is None or rules.deal.solution is None:
         raise DiagnosticError([Diagnostic("RL010", f"{rules.canonical_name} declares no hidden solution to solve",
@@ -33,42 +36,91 @@ def run_solve(args: argparse.Namespace) -> int:
     moves = len(rep.steps)
     if args.at is not None and not 0 <= args.at <= moves:
         _bad_argument(args.log, f"--at {args.at}: the log has {moves} moves")
-    if args.viewer:
-        args.viewer = next((p for p in rep.players if p.lower() == args.viewer.lower()), args.viewer)
-    if args.viewer and args.viewer not in rep.players:
-        _bad_argument(args.log, f"--as {args.viewer}: not a player", rep.players, args.viewer)
-    view = (queries.Viewpoint.omniscient() if args.omniscient else
-            queries.Viewpoint.of_player(args.viewer) if args.viewer else queries.Viewpoint.spectator())
+    view = viewpoint_of(args, rep)
     facts = rep.facts(args.at)
     out: dict[str, Any] = {"rules": rules.canonical_name, "viewpoint": view.name,
                            "after_move": args.at if args.at is not None else moves}
+    errors = rep.reporter.errors
+    number_moves(errors, log)
+    if errors:  # the answers take the moves as the replay read them; say first that the log is wrong
+        out["problems"] = [d.to_json() for d in errors]
     result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
-    errors = [d for d in rep.reporter.diagnostics if d.severity == "error"]
-    if errors:  # the answers take the moves as played; say first that the log is wrong
-        out["problems"] = [d.to_json() for d in errors]
+    out["consistent"] = result.consistent
     if not result.consistent:
         found = queries.first_inconsistent(rep.deal, facts, view)
         out["inconsistent"] = {"because": [describe_fact(rules, rep, f) for f in found.facts]} if found else {}
     if args.explain and result.consistent:
         card = _card(rules, rep, args.explain)
         if card is None:
-            names = [rules.name(c) for c in rep.deal.solution_cards]
-            _bad_argument(args.log, f"--explain {args.explain}: unknown {_noun(rules, rep)}", names, args.explain)
+            _bad_argument(args.log, f"--explain {args.explain}: unknown {_noun(rules, rep)}",
+                          nearest(rules, rep, args.explain), args.explain, nearest_only=True)
         expl = queries.explain(rep.deal, facts, card, view)  # type: ignore[arg-type]
         out["explain"] = {_noun(rules, rep): card, "status": expl.status,
-                          "because": [describe_fact(rules, rep, f) for f in expl.facts]}
-    if args.hindsight:
+                          "because": [describe_fact(rules, rep, f) for f in expl.facts],
+                          "closing": closing_step(rules, rep, card, expl.status, list(expl.facts))}
+    if args.hindsight and result.consistent:
         views = [queries.Viewpoint.spectator(), *(queries.Viewpoint.of_player(p) for p in rep.players)]
         first = queries.first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
         out["claims"] = grade_claims(rep, args.at)
+    status = 1 if errors or not result.consistent else 0
+    out["status"] = status
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
     else:
-        print(render_text(rules, rep, out))
-    return 1 if errors or not result.consistent else 0
+        width = terminal_width()
+        print(fit(render_text(rules, rep, out, width), width))
+    return status
+
+
+def viewpoint_of(args: argparse.Namespace, rep: Replay) -> queries.Viewpoint:
+    """The viewpoint ``--as NAME`` or ``--omniscient`` name (a spectator's by default)."""
+    if getattr(args, "viewer", None):
+        args.viewer = next((p for p in rep.players if p.lower() == args.viewer.lower()), args.viewer)
+        if args.viewer not in rep.players:
+            _bad_argument(args.log, f"--as {args.viewer}: not a player", rep.players, args.viewer)
+    return (queries.Viewpoint.omniscient() if getattr(args, "omniscient", False) else
+            queries.Viewpoint.of_player(args.viewer) if getattr(args, "viewer", None) else
+            queries.Viewpoint.spectator())
+
+
+def nearest(rules: Ruleset, rep: Replay, text: str, n: int = 3) -> list[str]:
+    """The cards of the solution's deck whose name or an alias is nearest to ``text``."""
+    import difflib
+
+    deck = rules.deal.deck_of_family(rules.deal.solution.zones[0])  # type: ignore[union-attr]
+    table = rules.aliases.get(deck.cards, {})
+    found = difflib.get_close_matches(" ".join(text.split()).lower(), list(table), n=n * 3, cutoff=0.4)
+    return list(dict.fromkeys(rules.name(table[f]) for f in found))[:n]
+
+
+def closing_step(rules: Ruleset, rep: Replay, card: str, status: str, core: list[Fact]) -> str | None:
+    """The step that closes the argument: assume the opposite, and the last fact of the
+    core leaves no deal (said with how many solutions the other facts leave)."""
+    if status not in ("in", "out") or not core:
+        return None
+    noun = rules.solution_word("noun", "in the solution")
+    sets = rules.solution_word("sets", "solution")
+    name = rules.name(card)
+    last = describe_fact(rules, rep, core[-1])
+    where = f"move {last['move']}" if last["move"] else (last.get("record") or "the record")
+    if len(core) == 1:
+        return f"{where} alone decides it: {last['words']}"
+    try:
+        from ..solver.engines import initial
+        from ..spec.facts import member, negate
+
+        inside = member(card, rep.deal.solution) >= 1
+        assume = Fact(inside if status == "out" else negate(inside))
+        left = initial(rep.deal).with_facts([*core[:-1], assume]).solution_count()
+    except Exception:  # noqa: BLE001 - an engine that cannot count this: say the step without the number
+        left = None
+    supposed = f"{name} were {noun}" if status == "out" else f"{name} were not {noun}"
+    leaves = f"would leave {left} {sets}(s)" if left is not None else "would leave some"
+    return (f"if {supposed}, the other {len(core) - 1} fact(s) {leaves}, and none of them fits "
+            f"{where}: {last['words']}")
 
 
 def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
@@ -111,7 +163,10 @@ def _card(rules: Ruleset, rep: Replay, text: str) -> str | None:
     return rules.find(deck.cards, text)
 
 
-def _bad_argument(log: str, message: str, choices: Any = (), given: str = "") -> None:
+def _bad_argument(log: str, message: str, choices: Any = (), given: str = "", nearest_only: bool = False) -> None:
+    if nearest_only:
+        hint = ("did you mean " + " or ".join(f"'{c}'" for c in choices) + "?") if choices else None
+        raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
     guess = did_you_mean(given, list(choices)) if given else None
     hint = f"did you mean '{guess}'?" if guess else (f"one of: {', '.join(choices)}" if choices else None)
     raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
@@ -125,59 +180,51 @@ def _move_of(fact: Fact) -> int:
 def describe_fact(rules: Ruleset, rep: Replay, fact: Fact) -> dict[str, Any]:
     """A fact in words, with the move (or record) and position that produced it."""
     source = fact.source if isinstance(fact.source, tuple) else ()
+    record = None
     if source and source[0] == "move":
         number, pos = source[1] + 1, rep.steps[source[1]].position
         words = fact.text or "an observation"
     elif source and source[0] in ("private", "end"):
-        _where, player, _key, rec = source
-        number, pos = 0, rec.position
+        where, player, key, rec = source
+        number, pos = None, rec.position
         words = f"{player} holds {rules.name(rec.value)}"
+        record = f"{where}: {key}"
     else:
-        number, pos, words = 0, None, fact.text or "a fact"
-    return {"move": number, "at": str(pos) if pos else None, "words": words}
+        number, pos, words = None, None, fact.text or "a fact"
+    return {"move": number, "record": record, "at": str(pos) if pos else None, "words": words}
 
 
-def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
-    """The solution's cards laid out by group, each with its status and chance."""
+def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 80) -> str:
+    """The solution's cards laid out by group for ``width`` columns, each with its status and
+    chance; a log with errors or a viewpoint no deal fits is said so first."""
     solve = out["solve"]
     word = rules.solution_word
     lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}"]
-    if out.get("problems"):
-        n = len(out["problems"])
-        lines.append(f"this log breaks the rules ({n} error{'s' * (n != 1)}; 'ruleslawyer check' says where); "
-                     "the answers below take its moves as played")
-    if "inconsistent" in out:
-        lines.append(f"no deal fits what this viewpoint saw, because:")
-        for b in out["inconsistent"].get("because", []):
-            where = f"{b['at']}: " if b["at"] else ""
-            lines.append(f"  {where}move {b['move']}: {b['words']}")
+    problems = out.get("problems") or []
+    if problems:
+        n = len(problems)
+        lines.append(f"this log breaks the rules ({n} error{'s' * (n != 1)}; 'ruleslawyer check' says more); "
+                     "the answers below take its moves as the replay read them:")
+        for d in problems[:5]:
+            move = f"move {d['move']}: " if d.get("move") else ""
+            lines.append(f"  {d['file']}:{d['line']}:{d['column']}: error[{d['code']}]: {move}{d['message']}")
+        if n > 5:
+            lines.append(f"  ... and {n - 5} more")
+    if "inconsistent" in out or not solve.get("consistent", True):
+        lines.append("no deal fits what this viewpoint saw" + (", because:" if out.get("inconsistent", {}).get("because")
+                                                             else " (see 'ruleslawyer check')"))
+        for b in out.get("inconsistent", {}).get("because", []):
+            lines.append("  " + _because(b))
         return "\n".join(lines)
     lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
                  + ("; the solution is determined" if solve.get("determined") else ""))
     if solve.get("worlds") == "deals":
         lines.append(f"{solve.get('count')} deals fit")
-    status = solve.get("status", {})
-    probs = solve.get("probabilities", {})
-    mark = {"in": "!", "out": "x"}
+    lines += ["", desk(rules, rep, solve, width),
+              f"(! {word('certainly_in', 'certainly in the solution')}, "
+              f"x {word('certainly_out', 'certainly not in the solution')}; chances under a uniform deal)"]
     deck = rep.deal.solution_deck
     groups = deck.constraints[0] if deck is not None and deck.constraints else None
-    columns = ([(rules.name(g), list(cards)) for g, cards in zip(groups.group_names, groups.groups)]
-               if groups else [("", list(rep.deal.solution_cards))])
-    width = 28
-    lines += ["", "".join(f"{title:<{width}}" for title, _cards in columns).rstrip()]
-    for row in range(max(len(cards) for _t, cards in columns)):
-        cells = []
-        for _title, cards in columns:
-            cid = cards[row] if row < len(cards) else None
-            if cid is None:
-                cells.append(" " * width)
-                continue
-            p = probs.get(cid)
-            chance = f"{p * 100:5.1f}%" if p is not None else "     -"
-            cells.append(f"{rules.name(cid)[:18]:<18} {chance}{mark.get(status.get(cid, ''), ' ')}".ljust(width))
-        lines.append("".join(cells).rstrip())
-    lines.append(f"(! {word('certainly_in', 'certainly in the solution')}, "
-                 f"x {word('certainly_out', 'certainly not in the solution')}; chances under a uniform deal)")
     patterns = solve.get("pattern_probabilities") or []
     if groups is not None and len({tuple(p["pattern"]) for p in patterns}) > 1:
         lines += ["", f"{word('per_group', 'solution cards per group')}:"]
@@ -199,8 +246,9 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
                    "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
         lines += ["", f"{rules.name(card)} {verdict}" + (", because:" if ex["because"] else "")]
         for b in ex["because"]:
-            where = f"{b['at']}: " if b["at"] else ""
-            lines.append(f"  {where}move {b['move']}: {b['words']}")
+            lines.append("  " + _because(b))
+        if ex.get("closing"):
+            lines.append(f"  so: {ex['closing']}")
     if "hindsight" in out:
         lines += ["", "first move after which the solution was determined:"]
         could_end = word("could_end", "could have ended the game then")
@@ -211,3 +259,30 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any]) -> str:
         for c in out.get("claims", []):
             lines.append(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made")
     return "\n".join(lines)
+
+
+def _because(b: dict[str, Any]) -> str:
+    """One fact of an explanation: where it stands, its move or record, its words."""
+    where = f"{b['at']}: " if b["at"] else ""
+    what = f"move {b['move']}: " if b.get("move") else ""
+    record = f" ({b['record']})" if b.get("record") else ""
+    return f"{where}{what}{b['words']}{record}"
+
+
+def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) -> str:
+    """The solution's cards by group (the deal's first constraint), each with its chance and
+    status mark, in as many columns as fit ``width``."""
+    status = solve.get("status", {})
+    probs = solve.get("probabilities", {})
+    mark = {"in": "!", "out": "x"}
+    deck = rep.deal.solution_deck
+    groups = deck.constraints[0] if deck is not None and deck.constraints else None
+    cols = ([(rules.name(g), list(cards)) for g, cards in zip(groups.group_names, groups.groups)]
+            if groups else [("", list(rep.deal.solution_cards))])
+
+    def cell(cid: str) -> tuple[str, str]:
+        p = probs.get(cid)
+        chance = f"{p * 100:5.1f}%" if p is not None else "     -"
+        return rules.name(cid), f" {chance}{mark.get(status.get(cid, ''), ' ')}"
+
+    return columns([(title, [cell(c) for c in cards]) for title, cards in cols], width)

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..spec.machine import Play
 from ..spec.model import Ruleset
 
-__all__ = ["EndSection", "format_log"]
+__all__ = ["EndSection", "format_log", "move_text", "scalar"]
 
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 .'-]*[A-Za-z0-9.]|[A-Za-z]")
 _RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
@@ -54,13 +54,14 @@ def _flow(value: Any) -> str:
     return scalar(value)
 
 
-def _move(rules: Ruleset, play: Play) -> str:
+def move_text(rules: Ruleset, play: Play, unknown: bool = False) -> str:
+    """One move in the log's syntax, e.g. ``{pass: Ann}`` (``unknown``: its parameters as ``?``)."""
     parts = [f"{scalar(play.kind)}: {scalar(play.actor)}"]
     for name, value in play.args.items():
         if value is None:
             continue
-        parts.append(f"{scalar(name)}: {_flow(_named(rules, value))}")
-    return "- {" + ", ".join(parts) + "}"
+        parts.append(f"{scalar(name)}: {'?' if unknown else _flow(_named(rules, value))}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def _named(rules: Ruleset, value: Any) -> Any:
@@ -113,7 +114,7 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
         lines.append("private:")
         lines.extend(f"  {k}: {_flow(v)}" for k, v in private)
     lines.append("moves:")
-    lines.extend(_move(rules, p) for p in plays)
+    lines.extend("- " + move_text(rules, p) for p in plays)
     if end is not None:
         lines.append("end:")
         for z, held in end.zones.items():

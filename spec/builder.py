@@ -207,9 +207,10 @@ class Builder:
         out = {}
         for name, node in (self.doc.get("state") or {}).items():
             init = self.expr(node, "init")
-            added = self.template(node, "added", extra=frozenset({"item"})) if "added" in node else None
+            added = self.template(node, "added", extra=frozenset({"item", "by"})) if "added" in node else None
             if init is not None:
-                out[str(name)] = StateVar(str(name), init, added)
+                label = str(node["label"]) if node.get("label") is not None else None
+                out[str(name)] = StateVar(str(name), init, added, label)
         return out
 
     # -- flow and moves ------------------------------------------------------

@@ -41,10 +41,16 @@ class Related:
 
     message: str
     position: Position | None = None
+    move: int | None = None  # the number of the move it stands in, when it stands in one
 
     def to_json(self) -> dict[str, Any]:
         pos = self.position.to_json() if self.position else {}
-        return {**pos, "message": self.message}
+        return {**pos, **({"move": self.move} if self.move else {}), "message": self.message}
+
+    def format_text(self) -> str:
+        at = f"{self.position}: " if self.position else "  "
+        move = f"move {self.move}: " if self.move else ""
+        return f"  {at}note: {move}{self.message}"
 
 
 @dataclass(frozen=True)
@@ -55,13 +61,13 @@ class Diagnostic:
     severity: Severity = "error"
     related: tuple[Related, ...] = ()
     hint: str | None = None
+    move: int | None = None  # the number of the move it stands in, when it stands in one
 
     def format_text(self) -> str:
         where = f"{self.position}: " if self.position else ""
-        lines = [f"{where}{self.severity}[{self.code}]: {self.message}"]
-        for rel in self.related:
-            at = f"{rel.position}: " if rel.position else "  "
-            lines.append(f"  {at}note: {rel.message}")
+        move = f"move {self.move}: " if self.move else ""
+        lines = [f"{where}{self.severity}[{self.code}]: {move}{self.message}"]
+        lines.extend(rel.format_text() for rel in self.related)
         if self.hint:
             lines.append(f"  help: {self.hint}")
         return "\n".join(printable(line) for line in lines)
@@ -72,6 +78,7 @@ class Diagnostic:
             **pos,
             "severity": self.severity,
             "code": self.code,
+            **({"move": self.move} if self.move else {}),
             "message": self.message,
             "related": [r.to_json() for r in self.related],
         }

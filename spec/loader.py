@@ -300,7 +300,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
     for name, setting in vnode["set"].items():
         pos = position_of(vnode["set"], name)
         if name not in params:
-            unknown(ctx, "RL122", "parameter", name, params, pos)
+            unknown(ctx, "RL122", "parameter", name, params, _key_position(vnode["set"], name, pos))
             continue
         if isinstance(setting, dict) and "value" in setting and "cite" in setting:
             params[name] = Setting(name, setting["value"], position_of(setting, "value"), b.cite(setting), f"variant {vname}")
@@ -329,13 +329,13 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         for name, value in (odoc.get("parameters") or {}).items():
             pos = position_of(odoc["parameters"], name)
             if name not in params:
-                unknown(ctx, "RL122", "parameter", name, params, pos)
+                unknown(ctx, "RL122", "parameter", name, params, _key_position(odoc["parameters"], name, pos))
                 continue
             params[name] = Setting(name, value, pos, params[name].cite, label)
         for name, value in (odoc.get("options") or {}).items():
             pos = position_of(odoc["options"], name)
             if name not in options:
-                unknown(ctx, "RL123", "option", name, options, pos)
+                unknown(ctx, "RL123", "option", name, options, _key_position(odoc["options"], name, pos))
                 continue
             if value not in options[name].values:
                 ctx.error("RL124", f"option '{name}' takes one of {list(options[name].values)}, not {value!r}", pos)
@@ -474,6 +474,12 @@ def _add_house_requires(b: Builder, moves: dict[str, Move],
 def _vplayers(vnode: Any, params: dict[str, Setting]) -> Any:
     value = vnode["set"].get("players", params.get("players", Setting("players", None, None, None, "")).value)
     return value["value"] if isinstance(value, dict) else value
+
+
+def _key_position(node: Any, key: Any, fallback: Position | None) -> Position | None:
+    """Where a mapping's key stands (a misspelt key is pointed at, not its value)."""
+    where = getattr(node, "key_position", None)
+    return (where(key) if where is not None else None) or fallback
 
 
 def unknown(ctx: Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:

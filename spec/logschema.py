@@ -18,7 +18,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
-__all__ = ["LOG_HEADER", "log_schema", "move_schema", "record_schema", "sections_schema", "game_log_schemas"]
+__all__ = ["LOG_HEADER", "log_schema", "record_schema", "sections_schema", "game_log_schemas",
+           "rules_log_schema", "names_schema"]
 
 NAME = {"type": "string", "minLength": 1}
 PLAYER_MAP = {"type": "object", "additionalProperties": NAME}
@@ -105,31 +106,9 @@ def sections_schema(records: Iterable[Any]) -> dict[str, Any]:
 
 
 #: What a log writes for a move parameter of each type (names are strings: any alias, any case).
-_PARAM_VALUES: dict[str, dict[str, Any]] = {
-    "player": NAME, "item": {"type": ["string", "integer"]},
-    "items": {"type": "array", "items": {"type": ["string", "integer"]}},
-    "count": {"type": "integer", "minimum": 0}, "flag": {"type": "boolean"},
-    "token_value": {"type": "integer", "minimum": 0},
-    "token_reveals": {"oneOf": [{"type": "integer"}, {"type": "array"}, {"type": "object"}]},
-}
-
-
-def move_schema(move: Any) -> dict[str, Any]:
-    """One move of a rule set (``spec.model.Move``): its name, the player, then its parameters."""
-    props: dict[str, Any] = {move.name: {**NAME, "description": "The player who makes the move."}}
-    for p in move.params:
-        value = {"enum": list(p.values)} if p.type == "choice" else dict(_PARAM_VALUES.get(p.type, {}))
-        if p.type == "item" and p.unknown:
-            value["description"] = "? when there but not known which"
-        props[p.name] = value
-    required = [move.name, *(p.name for p in move.params if not p.optional and p.default is None)]
-    return _obj(props, required, description=f"the move {move.name}")
-
-
-def log_schema(records: Iterable[Any], title: str | None = None, moves: Iterable[Any] = ()) -> dict[str, Any]:
-    """The full log schema for the records (``RecordSpec``) a rule set declares, and, given
-    its moves (``spec.model.Move``), each move's parameters (published for editors; the
-    checker reads moves more leniently: any case, and says what is wrong in its words)."""
+def log_schema(records: Iterable[Any], title: str | None = None) -> dict[str, Any]:
+    """The log schema for the records (``RecordSpec``) a rule set declares (the moves
+    open; :func:`rules_log_schema` adds each move's parameters for editors)."""
     schema = copy.deepcopy(LOG_HEADER)
     schema.pop("$id", None)
     if title:
@@ -140,9 +119,151 @@ def log_schema(records: Iterable[Any], title: str | None = None, moves: Iterable
         schema["properties"][name] = _section(name, props, required)
     if required:
         schema["required"] = [*schema["required"], "setup"]
-    kinds = [move_schema(m) for m in moves]
-    if kinds:
-        schema["properties"]["moves"] = {"type": "array", "items": {"anyOf": kinds}}
+    return schema
+
+
+# -- the full schema of one resolved rule set (``ruleslawyer schema``) --------------------
+
+
+def _folded_pattern(names: Iterable[str]) -> str:
+    """A regex matching any of the names as the log reader does: any case, any spacing."""
+    import re
+
+    def one(name: str) -> str:
+        out = []
+        for ch in " ".join(name.split()):
+            if ch == " ":
+                out.append(r"\s+")
+            elif ch.lower() != ch.upper():
+                out.append(f"[{re.escape(ch.lower())}{re.escape(ch.upper())}]" if len(ch.upper()) == 1 else re.escape(ch))
+            else:
+                out.append(re.escape(ch))
+        return "".join(out)
+
+    alts = sorted({one(n) for n in names if str(n).strip()}, key=lambda a: (-len(a), a))
+    return r"^\s*(?:" + "|".join(alts) + r")\s*$"
+
+
+def names_schema(names: Iterable[str], description: str | None = None) -> dict[str, Any]:
+    """A name as printed or by an alias: the names as an enum (what an editor completes),
+    and any case and spacing of them (what the log reader accepts)."""
+    listed = list(dict.fromkeys(str(n) for n in names))
+    out: dict[str, Any] = {"anyOf": [{"enum": listed}, {"type": "string", "pattern": _folded_pattern(listed)}]}
+    if description:
+        out["description"] = description
+    return out
+
+
+def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[str, Any]:
+    """The JSON Schema of a log of one resolved rule set (a :class:`spec.model.Ruleset`):
+    every move a subschema of its own with its parameters, the items it names and, when
+    ``players`` are given, the players' names as enums (aliases and any case accepted).
+    """
+    from .env import static_env
+
+    env = static_env(rules)
+    schema = log_schema(rules.records, title=f"{rules.canonical_name} game log")
+    schema["$schema"] = LOG_HEADER["$schema"]
+    players = list(players) if players else None
+    player = names_schema(players, "A player, as listed in players:") if players else \
+        {**NAME, "description": "A player, as listed in players:"}
+
+    def items_of(component: str, *more: str) -> dict[str, Any]:
+        comps = [rules.components[c] for c in dict.fromkeys((component, *more)) if c in rules.components]
+        names = [n for comp in comps for i in comp.items for n in (rules.items[i].name, *rules.items[i].aliases)]
+        nouns = " or ".join(comp.noun for comp in comps)
+        return names_schema(names, f"A {nouns}, as printed or by an alias.")
+
+    def of(p: Any) -> tuple[str, ...]:
+        """Every component an item parameter may name (several for some ``items``)."""
+        return tuple(getattr(p, "components", ()) or ()) or (p.of,)
+
+    def static(expr: Any) -> Any:
+        try:
+            return expr.run(env) if expr is not None else None
+        except Exception:  # noqa: BLE001 - depends on the game's state: no bound in the schema
+            return None
+
+    supply: list[int] = []
+    if rules.tokens is not None:
+        raw = static(rules.tokens.supply)
+        supply = sorted(int(v) for v in dict(raw)) if raw else []
+
+    def param_schema(p: Any) -> dict[str, Any]:
+        if p.type == "items":
+            out: dict[str, Any] = {"type": "array", "items": items_of(*of(p))}
+            size = static(p.size)
+            if isinstance(size, int) and not isinstance(size, bool):
+                out.update(minItems=size, maxItems=size)
+            return out
+        if p.type == "item":
+            one = items_of(*of(p))
+            if getattr(p, "unknown", False):  # "?" where the item is there but not known
+                one = {"anyOf": [*one["anyOf"], {"const": "?"}], "description": one.get("description", "")}
+            return one
+        if p.type == "choice" and getattr(p, "values", None):
+            return {"enum": list(p.values)}
+        if p.type == "flag":
+            return {"type": "boolean"}
+        if p.type == "count":
+            out = {"type": "integer", "minimum": 0}
+            top = static(p.max)
+            if isinstance(top, int) and not isinstance(top, bool):
+                out["maximum"] = top
+            return out
+        if p.type == "token_value":
+            return {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+        if p.type == "token_reveals":
+            value = {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+            many = {"oneOf": [value, {"type": "array", "items": value}]}
+            by_player: dict[str, Any] = {"type": "object", "additionalProperties": many}
+            if players:
+                by_player["propertyNames"] = player
+            return {"oneOf": [value, {"type": "array", "items": value}, by_player],
+                    "description": "The values turned face up: a list, or each player's value(s)."}
+        if p.type == "player":
+            return player
+        return {}
+
+    moves = []
+    for m in rules.moves.values():
+        props = {m.name: {**player, "description": f"{m.name}: the player who makes the move"}}
+        for p in m.params:
+            props[p.name] = {**param_schema(p), **({"description": f"{p.name} ({'optional' if p.optional else 'required'})"}
+                                                   if "description" not in param_schema(p) else {})}
+        moves.append({"type": "object", "title": m.name, "description": m.cite.quote if m.cite else m.name,
+                      "required": [m.name, *(p.name for p in m.params
+                                             if not p.optional and getattr(p, "default", None) is None)],
+                      "properties": props, "additionalProperties": False})
+    schema["properties"]["moves"] = {"type": "array", "items": {"anyOf": moves},
+                                     "description": "The moves in order, one per line: {move: player, parameter: value}."}
+    if players:
+        schema["properties"]["players"] = {"type": "array", "minItems": len(players), "maxItems": len(players),
+                                           "items": player, "description": "The players in seating order (clockwise)."}
+        schema["properties"]["first"] = {**player, "description": "Who starts; default: the first player listed."}
+
+    for section in ("private", "end"):
+        props = schema["properties"][section]["properties"]
+        for r in rules.records:
+            if r.section != section:
+                continue
+            if r.kind == "zone":
+                deck = rules.deal.deck_of_family(r.zone) if rules.deal is not None else None
+                card = items_of(deck.cards) if deck is not None else NAME
+                cards = {"oneOf": [card, {"type": "array", "items": card}]}
+                props[r.key] = ({"type": "object", "additionalProperties": cards,
+                                 **({"propertyNames": player} if players else {})} if r.per_player else cards)
+            elif r.kind == "tokens_shown" and rules.tokens is not None:
+                value = {"enum": supply} if supply else {"type": "integer", "minimum": 0}
+                row: dict[str, Any] = {"type": "object",
+                                       "additionalProperties": {"oneOf": [value, {"type": "array", "items": value}]}}
+                if players:
+                    row["propertyNames"] = player
+                props[r.key] = {"type": "object", "propertyNames": items_of(rules.tokens.on), "additionalProperties": row}
+            elif r.kind in ("scores", "token_values") and players:
+                props[r.key] = {**props[r.key], "propertyNames": player}
+            elif r.kind == "winners" and players:
+                props[r.key] = {"oneOf": [player, {"type": "array", "minItems": 1, "items": player}]}
     return schema
 
 
@@ -157,7 +278,5 @@ def game_log_schemas(root: Any) -> dict[Any, dict[str, Any]]:
         doc = read_yaml(path)
         if "extends" in doc or not (root / "examples" / path.stem).is_dir():
             continue
-        rules = load_rules(str(path))
-        out[root / "examples" / path.stem / "log.schema.json"] = log_schema(
-            rules.records, f"{rules.title} game log", rules.moves.values())
+        out[root / "examples" / path.stem / "log.schema.json"] = rules_log_schema(load_rules(str(path)))
     return out

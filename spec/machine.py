@@ -234,7 +234,7 @@ class Machine:
         if play.actor not in state.players:
             return [Violation(MALFORMED, f"'{play.actor}' is not a player", move.name)]
         env = self.env(state, play.actor, self._args(move, play))
-        missing = self._missing(move, play)
+        missing = self.missing_of(move, play)
         out = self._check_params(move, play, env, missing)
         if any(v.code == MALFORMED for v in out):
             return out
@@ -253,10 +253,24 @@ class Machine:
             raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
         return bool(value)
 
-    def _missing(self, move: Move, play: Play) -> set[str]:
+    def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
         return {p.name for p in move.params
                 if not p.optional and p.default is None and play.args.get(p.name) is None}
+
+    def missing(self, play: Play) -> set[str]:
+        """Required parameters a move does not give (empty for an unknown move)."""
+        move = self.rules.moves.get(play.kind)
+        return self.missing_of(move, play) if move is not None else set()
+
+    def param_values(self, p: MoveParam, env: Mapping[str, Any], state: State) -> list[Any]:
+        """Every value a parameter may take now (a count from 0 to its maximum)."""
+        if p.type == "count":
+            top = self._run(p.max, env, p.name) if p.max is not None else None
+            return list(range(int(top) + 1)) if isinstance(top, int) and not isinstance(top, bool) else []
+        if p.type in CHOICE_TYPES:
+            return self._options(p, env, state)
+        return []
 
     def _args(self, move: Move, play: Play) -> dict[str, Any]:
         """The move's parameters as expressions read them (an absent one: its default, else none)."""
@@ -327,6 +341,25 @@ class Machine:
                     return f"no {noun} of value {v!r}"
         return None
 
+    def available(self, state: State, actor: str, kind: str) -> bool:
+        """Whether a player may make this kind of move now, whatever its parameters:
+        every requirement that does not read the move's parameters holds."""
+        move = self.rules.moves.get(kind)
+        if move is None or actor not in state.players:
+            return False
+        env = self.env(state, actor, dict.fromkeys((p.name for p in move.params), None))
+        for req in (*self.rules.flow.requires, *move.requires):
+            if any(base == "move" for expr in (req.when, req.expr) if expr for base, _a, _c in expr.attributes):
+                continue
+            try:
+                if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
+                    continue
+                if not self._truth(req.expr, env, f"{move.name}/{req.id}"):
+                    return False
+            except RuleError:  # it reads the move after all (through a function): it decides nothing yet
+                continue
+        return True
+
     def is_legal(self, state: State, play: Play) -> bool:
         return not self.check(state, play)
 
@@ -337,7 +370,7 @@ class Machine:
         move = self.rules.moves.get(play.kind)
         new = state.copy()
         outcome = Outcome(new, violations)
-        if move is None or any(v.code == MALFORMED for v in violations) or self._missing(move, play):
+        if move is None or any(v.code == MALFORMED for v in violations) or self.missing_of(move, play):
             new.played += 1
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1

@@ -139,7 +139,8 @@ RULES = {
         "options": {"type": "object", "additionalProperties": OPTION},
         "deal": DEAL,
         "tokens": TOKENS,
-        "state": {"type": "object", "additionalProperties": obj({"init": EXPR, "added": {"type": "string"}}, ["init"])},
+        "state": {"type": "object", "additionalProperties": obj({"init": EXPR, "added": {"type": "string"},
+                                                                 "label": {"type": "string", "minLength": 1}}, ["init"])},
         "flow": obj({
             "start": obj({"phase": ID, "turn": EXPR, "cite": CITE}, ["phase", "turn", "cite"]),
             "phases": {"type": "object", "minProperties": 1, "additionalProperties": obj({"cite": CITE}, ["cite"])},

@@ -249,12 +249,13 @@ class Function:
 @dataclass(frozen=True)
 class StateVar:
     """A state variable of the rules: its start value and, for collections,
-    how a note says that a move added an item to it."""
+    how a note says that a move added an item to it (``item``, and ``by``: who
+    made that move)."""
 
     name: str
     init: Expr
     added: Template | None = None
-
+    label: str | None = None  # what a picture of the table calls it (shown when set): a mark or a count
 
 @dataclass(frozen=True)
 class ScoringStep:

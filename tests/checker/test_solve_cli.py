@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -62,7 +63,7 @@ def test_explanation_names_the_verdicts_that_force_a_clue():
     line = int(because[0]["at"].split(":")[-2])
     assert "suspect: Helen" in (EXAMPLES / "clean-4p.yaml").read_text().splitlines()[line - 1]
     _, open_clue = solve(path, "--at", "3", "--explain", "Mary Kingsley")
-    assert open_clue["explain"] == {"clue": "kingsley", "status": "open", "because": []}
+    assert open_clue["explain"] == {"clue": "kingsley", "status": "open", "because": [], "closing": None}
 
 
 def test_hindsight_is_the_first_determined_move():
@@ -94,12 +95,19 @@ def test_bad_arguments_are_usage_errors(args, hint):
     assert "error[RL010]" in out.stdout and hint in out.stdout
 
 
-def test_text_report_lays_out_the_desk():
+@pytest.mark.parametrize("columns", [80, 100, 160])
+def test_text_report_lays_out_the_desk_for_the_terminal(columns):
     out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--hindsight"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": str(columns)})
     assert out.returncode == 0
-    header = next(line for line in out.stdout.splitlines() if line.startswith("Suspects"))
-    assert header.split() == ["Suspects", "Places", "Times", "Objects"]
+    lines = out.stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    titles = [w for line in lines for w in line.split() if w in ("Suspects", "Places", "Times", "Objects")]
+    assert titles == ["Suspects", "Places", "Times", "Objects"]
+    if columns >= 160:
+        assert next(line for line in lines if line.startswith("Suspects")).split() == titles
+    for name in ("Charles Chaillé-Long", "Place 2 (placeholder)", "John Hanning Speke"):  # wrapped, never cut
+        assert name in out.stdout or name.split()[-1] in out.stdout
     assert "player:Gordon: after move" in out.stdout
 
 

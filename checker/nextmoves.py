@@ -1,0 +1,42 @@
+"""What comes next in a game not ended: whose turn, the phase, the moves that are legal.
+
+A move kind is listed for a player when every requirement that does not
+read the move's parameters holds (:meth:`Machine.available`): the turn,
+the phase, a supply left.  Its parameters are shown as ``?`` in the log's
+own syntax, ready to be filled in.
+
+>>> next_lines({"move": 3, "turn": "Ann", "phase": "main", "moves": [
+...     {"kind": "pass", "actor": "Ann", "text": "{pass: Ann}"}]})
+['next: move 3, Ann to play (main phase); legal now:', '  - {pass: Ann}']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..spec.machine import Machine, Play, State
+from .writer import move_text
+
+__all__ = ["what_next", "next_lines"]
+
+
+def what_next(machine: Machine, state: State, number: int) -> dict[str, Any]:
+    """The next move's number, whose turn it is, the phase and the moves legal now."""
+    rules = machine.rules
+    moves = []
+    for actor in [state.turn, *(p for p in state.active if p != state.turn)]:
+        for kind, move in rules.moves.items():
+            if machine.available(state, actor, kind):
+                play = Play(kind, actor, {p.name: "?" for p in move.params if not p.optional})
+                moves.append({"kind": kind, "actor": actor, "params": [p.name for p in move.params],
+                              "required": [p.name for p in move.params if not p.optional],
+                              "text": move_text(rules, play, unknown=True)})
+    return {"move": number, "turn": state.turn, "phase": state.phase, "moves": moves}
+
+
+def next_lines(nxt: dict[str, Any]) -> list[str]:
+    """The text form of :func:`what_next`."""
+    head = f"next: move {nxt['move']}, {nxt['turn']} to play ({nxt['phase']} phase)"
+    if not nxt["moves"]:
+        return [head + "; no move is legal now"]
+    return [head + "; legal now:", *(f"  - {m['text']}" for m in nxt["moves"])]

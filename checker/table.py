@@ -1,0 +1,352 @@
+"""A picture of the table at any move, built from the rule file alone: ``ruleslawyer show``.
+
+What the picture holds comes from the rules, never from a game's name:
+
+* the players in their seats: whose turn, who is out, the tokens they have
+  left (when the rules declare ``tokens:``), and for each zone a player owns
+  (a hand, a secret tile) the cards known there and the likeliest possible
+  ones, with their chances, from the chosen seat;
+* the spaces: the items tokens are placed on (``tokens: on:``), else the
+  solution's cards, grouped as the deal groups them (its first constraint)
+  or by the component's first attribute; on each, its chance of being part
+  of the solution with its status mark, the tokens on it (a face-up value,
+  the seat's own hidden value in parentheses, ``?`` otherwise) and the
+  marks of the state variables that hold it (their ``label:``);
+* the counts the rules keep that carry a ``label:``, the phase, and what
+  comes next.
+
+:func:`view` builds it as plain data (``--format json``), :func:`render_text`
+lays it out for the terminal, :func:`render_svg` draws it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+from typing import Any, Mapping
+
+from ..solver import queries
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.machine import State
+from .log import parse_log
+from .nextmoves import what_next
+from .replay import Replay, replay
+from .textout import columns, fit, terminal_width, wrap_cell
+from .writer import move_text
+
+__all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
+
+
+def state_at(rep: Replay, at: int) -> State:
+    """The state after move ``at`` (0: before the first move)."""
+    if at <= 0:
+        return rep.steps[0].before if rep.steps else rep.state  # no move: the state is the start
+    return rep.steps[at - 1].outcome.state
+
+
+def initials(players: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The shortest prefix (two letters at least) that tells each player apart.
+
+    >>> initials(["Ann", "Anna", "Ben"])
+    {'Ann': 'Ann', 'Anna': 'Anna', 'Ben': 'Be'}
+    """
+    out = {}
+    for p in players:
+        n = min(2, len(p))
+        while n < len(p) and any(q != p and q.lower().startswith(p[:n].lower()) for q in players):
+            n += 1
+        out[p] = p[:n]
+    return out
+
+
+def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None = None,
+         solved: queries.SolveResult | None = None) -> dict[str, Any]:
+    """The table after move ``at`` (default: the last), seen from ``viewpoint`` (default: a spectator)."""
+    rules, machine = rep.rules, rep.machine
+    at = len(rep.steps) if at is None else at
+    viewpoint = viewpoint or queries.Viewpoint.spectator()
+    state = state_at(rep, at)
+    deal = rep.deal
+    result = solved
+    if result is None and deal.decks and deal.solution:
+        result = queries.solve(deal, rep.facts(at), viewpoint, max_solutions=0)
+    probs = result.probabilities if result is not None and result.consistent else {}
+    status = result.status if result is not None and result.consistent else {}
+    zprobs = (result.zone_probabilities or {}) if result is not None and result.consistent else {}
+    seat = viewpoint.player if viewpoint.kind == "player" else None
+    everything = viewpoint.kind == "omniscient"
+    short = initials(list(rep.players))
+
+    # the spaces
+    tokens = rules.tokens
+    grid_comp = tokens.on if tokens is not None else None
+    solution_deck = deal.solution_deck
+    if grid_comp is None and solution_deck is not None:
+        grid_comp = next((c.id for c in rules.components.values() if set(c.items) >= set(solution_deck.cards)), None)
+    groups: list[tuple[str, list[str]]] = []
+    if grid_comp is not None:
+        items = list(rules.components[grid_comp].items)
+        cons = solution_deck.constraints[0] if solution_deck is not None and solution_deck.constraints else None
+        if cons is not None and set(c for g in cons.groups for c in g) == set(items):
+            groups = [(rules.name(g), list(cards)) for g, cards in zip(cons.group_names, cons.groups)]
+        else:
+            comp = rules.components[grid_comp]
+            attr = next(iter(comp.attributes), None)
+            if attr is None:
+                groups = [(rules.noun(grid_comp), items)]
+            else:
+                by: dict[str, list[str]] = {}
+                for i in items:
+                    by.setdefault(rules.items[i].attrs.get(attr, ""), []).append(i)
+                groups = [(rules.name(k) if k in rules.items else k, v) for k, v in by.items()]
+    marks = {name: var.label for name, var in rules.state.items()
+             if var.label and isinstance(state.vars.get(name), (frozenset, set, list))}
+
+    def token(t: Any) -> dict[str, Any]:
+        known = t.face_up or everything or (seat is not None and t.owner == seat)
+        return {"owner": t.owner, "short": short.get(t.owner, t.owner), "face_up": t.face_up,
+                "value": t.value if known else None}
+
+    spaces = []
+    for title, ids in groups:
+        cells = []
+        for cid in ids:
+            cells.append({
+                "id": cid, "name": rules.name(cid),
+                "p": probs.get(cid), "status": status.get(cid),
+                "tokens": [token(t) for t in state.spaces.get(cid, ())],
+                "marks": [label for name, label in marks.items() if cid in state.vars.get(name, ())],
+            })
+        spaces.append({"group": title, "items": cells})
+
+    # the players: what the rules keep for each (a labelled mapping from player), their zones
+    per_player = {var.label: state.vars[name] for name, var in rules.state.items()
+                  if var.label and isinstance(state.vars.get(name), Mapping)
+                  and set(state.vars[name]) <= set(rep.players)}
+    players = []
+    for p in rep.players:
+        zones = []
+        for z in deal.zones:
+            if z.owner != p:
+                continue
+            cards = {c: zprobs.get(c, {}).get(z.id, 0.0) for c in deal.deck_of_zone(z.id).cards}
+            known = sorted((c for c, q in cards.items() if q >= 1 - 1e-9), key=lambda c: rules.name(c))
+            possible = sorted(((c, q) for c, q in cards.items() if 1e-9 < q < 1 - 1e-9), key=lambda cq: -cq[1])
+            zones.append({"zone": z.family, "size": z.size,
+                          "known": [rules.name(c) for c in known],
+                          "possible": [{"name": rules.name(c), "p": q} for c, q in possible[:4]],
+                          "more": max(0, len(possible) - 4)})
+        row: dict[str, Any] = {"name": p, "short": short[p], "out": p in state.out,
+                               "turn": p == state.turn and not state.ended, "zones": zones,
+                               "marks": [{"label": label, "value": _shown(rules, held[p])}
+                                         for label, held in per_player.items() if p in held]}
+        if tokens is not None:
+            row["tokens_left"] = machine.per_player - len(state.placed_by(p))
+        players.append(row)
+
+    public = []
+    for z in deal.zones:
+        if z.owner is None and z.seen_by == "everyone" and z.id not in deal.solution:
+            known = [c for c in deal.deck_of_zone(z.id).cards if zprobs.get(c, {}).get(z.id, 0.0) >= 1 - 1e-9]
+            public.append({"zone": z.family, "size": z.size, "known": [rules.name(c) for c in known]})
+
+    counts = [{"label": var.label, "value": state.vars.get(name)} for name, var in rules.state.items()
+              if var.label and isinstance(state.vars.get(name), int) and not isinstance(state.vars.get(name), bool)]
+    last = rep.steps[at - 1].logged if at > 0 and at <= len(rep.steps) else None
+    out: dict[str, Any] = {
+        "rules": rules.canonical_name, "title": rules.title, "viewpoint": viewpoint.name,
+        "move": at, "moves": len(rep.steps),
+        "last_move": move_text(rules, last.play) if last is not None else None,
+        "last_line": last.position.line if last is not None else None,
+        "phase": state.phase, "turn": state.turn, "ended": state.ended,
+        "players": players, "counts": counts, "public": public,
+        "spaces": spaces, "space_noun": rules.noun(grid_comp) if grid_comp else None,
+        "token_noun": tokens.plural if tokens is not None else None,
+        "solutions": result.solution_count if result is not None else None,
+        "consistent": result.consistent if result is not None else True,
+        "determined": result.determined if result is not None else False,
+        "words": {k: rules.solution_word(k, d) for k, d in (
+            ("sets", "solution"), ("certainly_in", "certainly in the solution"),
+            ("certainly_out", "certainly not in the solution"), ("noun", "solution"))},
+    }
+    if not state.ended:
+        out["next"] = what_next(machine, state, at + 1)
+    return out
+
+
+# -- text ------------------------------------------------------------------------------
+
+
+def status_line(v: dict[str, Any], solutions: bool = True) -> str:
+    """Whose turn in which phase (or the end), the counts the rules keep and, with
+    ``solutions``, how many solutions remain from the seat."""
+    line = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
+    line += "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
+    if solutions and not v["consistent"]:
+        line += "; no deal fits what this seat saw"
+    elif solutions and v["solutions"] is not None:
+        line += f"; {v['solutions']} {v['words']['sets']}(s) remain" + ("; determined" if v["determined"] else "")
+    return line
+
+
+def _shown(rules: Any, value: Any) -> str:
+    """A value the rules keep, in words: an item by its name, a list item by item."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(_shown(rules, v) for v in value)
+    return rules.name(value) if isinstance(value, str) and value in rules.items else str(value)
+
+
+def _cards(names: list[str]) -> str:
+    """Cards in a line: set apart by a dot, as a card's own name may hold a comma."""
+    return " · ".join(names)
+
+
+def _pct(p: float | None) -> str:
+    return "    -" if p is None else f"{p * 100:4.0f}%"
+
+
+def render_text(v: dict[str, Any], width: int = 80) -> str:
+    """The picture for a terminal of ``width`` columns."""
+    words = v["words"]
+    head = f"{v['rules']} — move {v['move']} of {v['moves']}, seen by {v['viewpoint']}"
+    lines = [head]
+    if v["last_move"]:
+        lines.append(f"last move: {v['last_move']}")
+    lines.append(status_line(v, solutions=False))
+    if not v["consistent"]:
+        lines.append("no deal fits what this seat saw: the log is inconsistent ('ruleslawyer check' says where)")
+    elif v["solutions"] is not None:
+        lines.append(f"{v['solutions']} {words['sets']}(s) remain" + ("; determined" if v["determined"] else ""))
+    for z in v["public"]:
+        lines.append(f"{z['zone']} (face up): {_cards(z['known']) or '?'}")
+    lines.append("")
+    for p in v["players"]:
+        flags = ("> " if p["turn"] else "  ") + p["name"] + (" (out)" if p["out"] else "")
+        bits = [f"{m['label']}: {m['value']}" for m in p["marks"]]
+        if "tokens_left" in p:
+            bits.append(f"{p['tokens_left']} {v['token_noun']} left")
+        for z in p["zones"]:
+            known = _cards(z["known"]) or "?"
+            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
+            more = f", +{z['more']} more" if z["more"] else ""
+            bits.append(f"{z['zone']}: {known}" + (f" (maybe {maybe}{more})" if maybe and len(z["known"]) < z["size"] else ""))
+        lines.append(flags + (": " + "; ".join(bits) if bits else ""))
+    if v["spaces"]:
+        lines.append("")
+        cols = []
+        for g in v["spaces"]:
+            cells = []
+            for c in g["items"]:
+                extra = "".join(f" [{m}]" for m in c["marks"])
+                toks = " ".join(f"{t['short']}{'' if t['value'] is None else t['value']}"
+                                f"{'' if t['face_up'] or t['value'] is None else '*'}"
+                                f"{'?' if t['value'] is None else ''}" for t in c["tokens"])
+                mark = {"in": "!", "out": "x"}.get(c["status"] or "", " ")
+                cells.append((c["name"] + extra + (f" ({toks})" if toks else ""), f" {_pct(c['p'])}{mark}"))
+            cols.append((g["group"], cells))
+        lines.append(columns(cols, width))
+        legend = f"(! {words['certainly_in']}, x {words['certainly_out']}" + (
+            f"; {v['token_noun']}: owner and value, * face down, ? not known from this seat)" if v["token_noun"] else ")")
+        lines.append(legend)
+    if "next" in v and v["next"]["moves"]:
+        lines.append("")
+        lines.append("legal now: " + "  ".join(m["text"] for m in v["next"]["moves"]))
+    return fit("\n".join(lines), width)
+
+
+# -- svg -------------------------------------------------------------------------------
+
+
+def render_svg(v: dict[str, Any]) -> str:
+    """The picture as a self-contained SVG (no fonts or images fetched)."""
+    esc = html.escape
+    cell_w, cell_h, pad = 190, 46, 10
+    groups = v["spaces"]
+    rows = max((len(g["items"]) for g in groups), default=0)
+    top = 30 + 22 * (len(v["players"]) + 2)
+    width = max(2 * pad + cell_w * max(len(groups), 1), 640)
+    height = top + 24 + rows * cell_h + pad
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img" '
+           f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
+           f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
+           f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
+           f'{v["moves"]}</text>']
+    public = "".join(f"; {z['zone']} (face up): {_cards(z['known']) or '?'}" for z in v["public"])
+    out.append(f'<text x="{pad}" y="38">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
+    y = 60
+    for p in v["players"]:
+        colour = "#999" if p["out"] else "#000"
+        weight = "bold" if p["turn"] else "normal"
+        bits = [f"{m['label']}: {m['value']}" for m in p["marks"]]
+        if "tokens_left" in p:
+            bits.append(f"{p['tokens_left']} {v['token_noun']} left")
+        for z in p["zones"]:
+            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
+            bits.append(f"{z['zone']}: {_cards(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
+        deco = ' text-decoration="line-through"' if p["out"] else ""
+        out.append(f'<text x="{pad}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} class="player">'
+                   f'{"▶ " if p["turn"] else ""}{esc(p["name"])}{" (out)" if p["out"] else ""}: {esc("; ".join(bits))}</text>')
+        y += 22
+    for gi, g in enumerate(groups):
+        x = pad + gi * cell_w
+        out.append(f'<text x="{x + 4}" y="{top + 14}" font-weight="bold">{esc(g["group"])}</text>')
+        for ri, c in enumerate(g["items"]):
+            cy = top + 24 + ri * cell_h
+            fill = "#d9d4c7" if c["marks"] else "#ffffff"
+            stroke = {"in": "#2a7a2a", "out": "#b33"}.get(c["status"] or "", "#888")
+            out.append(f'<g class="space" data-id="{esc(c["id"])}"><rect x="{x + 2}" y="{cy}" width="{cell_w - 6}" '
+                       f'height="{cell_h - 6}" rx="4" fill="{fill}" stroke="{stroke}"/>')
+            if c["p"] is not None:
+                out.append(f'<rect x="{x + 2}" y="{cy + cell_h - 10}" width="{(cell_w - 6) * c["p"]:.1f}" height="4" '
+                           f'fill="{stroke}"/>')
+            name = wrap_cell(c["name"], 24)[0] + ("…" if len(wrap_cell(c["name"], 24)) > 1 else "")
+            mark = {"in": " !", "out": " x"}.get(c["status"] or "", "")
+            out.append(f'<text x="{x + 7}" y="{cy + 15}"><title>{esc(c["name"])}</title>{esc(name)}</text>')
+            out.append(f'<text x="{x + cell_w - 10}" y="{cy + 15}" text-anchor="end">{_pct(c["p"]).strip()}{mark}</text>')
+            label = " ".join(c["marks"])
+            for ti, t in enumerate(c["tokens"]):
+                tx = x + 16 + ti * 30
+                value = "?" if t["value"] is None else str(t["value"])
+                face = "#fff" if t["face_up"] else "#333"
+                ink = "#000" if t["face_up"] else "#fff"
+                out.append(f'<circle cx="{tx}" cy="{cy + 27}" r="9" fill="{face}" stroke="#333"/>'
+                           f'<text x="{tx}" y="{cy + 31}" text-anchor="middle" font-size="9" fill="{ink}">'
+                           f'{esc(t["short"][:2])}{esc(value)}</text>')
+            if label:
+                out.append(f'<text x="{x + cell_w - 10}" y="{cy + 31}" text-anchor="end" font-style="italic">'
+                           f'{esc(label)}</text>')
+            out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from .check import number_moves
+    from .solve import viewpoint_of
+
+    log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
+    rep = replay(log, rules)
+    moves = len(rep.steps)
+    at = moves if args.at is None else args.at
+    if not 0 <= at <= moves:
+        raise DiagnosticError([Diagnostic("RL010", f"--at {args.at}: the log has {moves} moves", Position(args.log))])
+    v = view(rep, at, viewpoint_of(args, rep))
+    errors = rep.reporter.errors
+    number_moves(errors, log)
+    v["errors"] = [d.to_json() for d in errors]
+    if args.format == "json":
+        print(json.dumps(v, indent=1, ensure_ascii=False, default=str))
+    elif args.format == "svg":
+        print(render_svg(v))
+    else:
+        width = terminal_width()
+        text = render_text(v, width)
+        if errors:
+            text = fit(f"this log has {len(errors)} error(s) ('ruleslawyer check' says where)", width) + "\n" + text
+        print(text)
+    return 1 if errors or not v["consistent"] else 0

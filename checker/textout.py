@@ -1,0 +1,136 @@
+"""Text that fits the terminal: its width, long lines wrapped (never cut), tables in bands.
+
+Every text the command line prints goes through :func:`fit` (wrapped to the
+terminal; to a pipe or a file, diagnostics stay one line each for the tools
+that read them); tables and pictures are laid out
+for the terminal's width, 80 without one, by :func:`columns` (as many columns side by side as fit,
+the rest in further bands below, a long name wrapped inside its cell).
+
+>>> fit("a " * 50, 40).splitlines()[1].startswith("    a")
+True
+>>> fit("  " + "x" * 50, 40) == "  " + "x" * 50     # one long word: kept whole, indent and all
+True
+>>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 60))
+Suspects                       Places
+Charles Chaillé-Long    25.0%  Station                 50.0%
+>>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 40))
+Suspects
+Charles Chaillé-Long               25.0%
+<BLANKLINE>
+Places
+Station                            50.0%
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import textwrap
+from typing import Sequence
+
+__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "MIN_WIDTH"]
+
+#: No layout is made narrower than this.
+MIN_WIDTH = 40
+
+
+def terminal_width() -> int:
+    """The terminal's width (``COLUMNS`` when set), 80 when there is no terminal."""
+    cols = os.environ.get("COLUMNS", "")
+    if cols.isdigit() and int(cols) > 0:
+        return max(MIN_WIDTH, int(cols))
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+
+
+def wrap_width() -> int | None:
+    """The width to wrap flowing text (diagnostics) to: the terminal's (``COLUMNS`` when set);
+    None when the output goes to a file or a pipe, where lines stay whole for the tools that
+    read them."""
+    try:
+        return terminal_width() if os.isatty(1) else None
+    except OSError:  # pragma: no cover
+        return None
+
+
+def fit(text: str, width: int | None = None) -> str:
+    """Every line no wider than ``width`` (default :func:`wrap_width`, and nothing changes
+    without one): a long line wrapped under its own indent (+4), never cut."""
+    width = width or wrap_width()
+    if width is None:
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        indent = " " * min(lead + 4, width // 2)
+        kept = _LOCATION.sub(lambda m: m.group(0).replace(" ", _GLUE), line.lstrip(" "))  # "file:1:2: error[X]:" whole
+        wrapped = textwrap.wrap(kept, width, initial_indent=" " * lead, subsequent_indent=indent,
+                                break_on_hyphens=False, break_long_words=False, drop_whitespace=True)
+        out.extend(w.replace(_GLUE, " ") for w in wrapped or [line])
+    return "\n".join(out)
+
+
+_GLUE = "\x00"
+_LOCATION = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:(?: move \d+:)?")
+
+
+def wrap_cell(text: str, width: int) -> list[str]:
+    """A cell's text on as many lines of ``width`` as it needs (words kept whole when they fit)."""
+    return textwrap.wrap(text, max(width, 1), break_on_hyphens=False) or [""]
+
+
+def columns(cols: Sequence[tuple[str, Sequence[tuple[str, str]]]], width: int, gap: int = 2,
+            min_text: int = 14) -> str:
+    """Columns of (name, suffix) cells under their titles, laid out for ``width``.
+
+    The suffix (a chance, a mark) stays whole at the end of the cell's last
+    line; the name wraps.  Columns that do not fit side by side go into
+    further bands below.
+    """
+    if not cols:
+        return ""
+    suffix_w = max((len(s) for _t, cells in cols for _n, s in cells), default=0)
+    longest_word = max((len(w) for _t, cells in cols for n, _s in cells for w in n.split()), default=1)
+    min_col = suffix_w + max(min_text, longest_word)
+    per_band = max(1, min(len(cols), (width + gap) // (min_col + gap)))
+    per_band = -(-len(cols) // -(-len(cols) // per_band))  # the bands as even as they can be
+    col_w = max(min_col, (width - gap * (per_band - 1)) // per_band)
+    bands = []
+    for b in range(0, len(cols), per_band):
+        band = cols[b:b + per_band]
+        lines = ["".join(_pad(title, col_w, gap) for title, _cells in band).rstrip()]
+        for row in range(max(len(cells) for _t, cells in band)):
+            blocks = []
+            for _title, cells in band:
+                if row >= len(cells):
+                    blocks.append([""])
+                    continue
+                name, suffix = cells[row]
+                blocks.append(_cell(name, suffix, col_w, suffix_w))
+            height = max(len(bl) for bl in blocks)
+            for k in range(height):
+                lines.append("".join(_pad(bl[k] if k < len(bl) else "", col_w, gap) for bl in blocks).rstrip())
+        bands.append("\n".join(lines))
+    return "\n\n".join(bands)
+
+
+def _cell(name: str, suffix: str, col_w: int, suffix_w: int) -> list[str]:
+    """A name and its suffix in a cell: the suffix right after the name when it fits on
+    the last line, else on a line of its own, right-aligned."""
+    text_w = max(col_w - suffix_w, 6)
+    lines = wrap_cell(name, text_w)
+    last = lines[-1]
+    if len(last) + len(suffix) <= col_w and len(lines) == 1:
+        lines[-1] = f"{last:<{text_w}}{suffix}" if len(last) <= text_w else last + suffix
+    elif len(last) + len(suffix) <= col_w:
+        lines[-1] = last + suffix
+    else:
+        lines.append(f"{suffix:>{col_w}}")
+    return lines
+
+
+def _pad(text: str, col_w: int, gap: int) -> str:
+    return text.ljust(col_w + gap)
