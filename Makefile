@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solve_bench.py
 	$(BIN)/python benchmarks/check_bench.py
 	$(BIN)/python benchmarks/alibi_check_bench.py
+	$(BIN)/python benchmarks/alibi_solve_bench.py
 	$(BIN)/python benchmarks/dp_bench.py
 
 golden: $(STAMP)

@@ -21,7 +21,7 @@ from ..spec.model import Ruleset
 from .check import number_moves
 from .log import parse_log
 from .replay import Replay, replay
-from .textout import columns, fit, terminal_width
+from .textout import columns, fit, grid, grid_fits, terminal_width
 
 __all__ = ["run_solve", "describe_fact", "render_text"]
 
@@ -66,6 +66,7 @@ def run_solve(args: argparse.Namespace) -> int:
                             for who, i in first.items()}
         out["claims"] = grade_claims(rep, args.at)
     status = 1 if errors or not result.consistent else 0
+    out["legend"] = rules.solution_word("chances", "chances under a uniform deal")
     out["status"] = status
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
@@ -218,11 +219,14 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         return "\n".join(lines)
     lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
                  + ("; the solution is determined" if solve.get("determined") else ""))
+    tables = zone_tables(rules, rep, solve, width)
     if solve.get("worlds") == "deals":
-        lines.append(f"{solve.get('count')} deals fit")
-    lines += ["", desk(rules, rep, solve, width),
+        decks = [rules.name(d.id) for d in rep.deal.decks]
+        lines.append(f"{solve.get('count'):,} deals fit" if len(decks) == 1 else
+                     f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")
+    lines += ["", *(tables or [desk(rules, rep, solve, width)]),
               f"(! {word('certainly_in', 'certainly in the solution')}, "
-              f"x {word('certainly_out', 'certainly not in the solution')}; chances under a uniform deal)"]
+              f"x {word('certainly_out', 'certainly not in the solution')}; {out['legend']})"]
     deck = rep.deal.solution_deck
     groups = deck.constraints[0] if deck is not None and deck.constraints else None
     patterns = solve.get("pattern_probabilities") or []
@@ -286,3 +290,43 @@ def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) ->
         return rules.name(cid), f" {chance}{mark.get(status.get(cid, ''), ' ')}"
 
     return columns([(title, [cell(c) for c in cards]) for title, cards in cols], width)
+
+
+def zone_tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) -> list[str]:
+    """Per deck, each card's chance of being in each zone (the solution's zones first, with
+    their status mark, then each player's, then the rest), when the engine counted whole
+    deals; zones no card can be in are left out.  Empty when the answer has no zones."""
+    zp = solve.get("zone_probabilities") or {}
+    if solve.get("worlds") != "deals" or not zp:
+        return []
+    deal = rep.deal
+    status = solve.get("status", {})
+    mark = {"in": "!", "out": "x"}
+    out = []
+    for deck in deal.decks:
+        def order(z: Any) -> tuple[int, int]:
+            if z.id in deal.solution:
+                return (0, 0)
+            if z.owner in deal.players:
+                return (1, deal.players.index(z.owner))
+            return (2, 0)
+
+        zones = [z for z in sorted(deck.zones, key=order)
+                 if any(zp.get(c, {}).get(z.id, 0.0) > 0 for c in deck.cards)]
+        if len(zones) < 2:
+            continue
+        solution = [z.id in deal.solution for z in zones]
+        heads = [z.owner if z.owner in deal.players else rules.name(z.family) for z in zones]
+        title = rules.name(deck.id)
+        for digits in (1, 0):  # whole percents when tenths do not fit the terminal
+            rows = []
+            for card in deck.cards:
+                values = []
+                for z, sol in zip(zones, solution):
+                    p = zp.get(card, {}).get(z.id, 0.0)
+                    values.append(f"{p * 100:.{digits}f}%" + (mark.get(status.get(card, ""), " ") if sol else ""))
+                rows.append((rules.name(card), values))
+            if grid_fits(title, heads, rows, width):
+                break
+        out.append(grid(title, heads, rows, width))
+    return out

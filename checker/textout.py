@@ -29,7 +29,7 @@ import shutil
 import textwrap
 from typing import Sequence
 
-__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "MIN_WIDTH"]
+__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "MIN_WIDTH"]
 
 #: No layout is made narrower than this.
 MIN_WIDTH = 40
@@ -134,3 +134,58 @@ def _cell(name: str, suffix: str, col_w: int, suffix_w: int) -> list[str]:
 
 def _pad(text: str, col_w: int, gap: int) -> str:
     return text.ljust(col_w + gap)
+
+
+def grid(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], width: int,
+         gap: int = 2) -> str:
+    """A table of rows (a name, then one short value per head) for ``width`` columns.
+
+    The names wrap in their column; when even the values do not fit side by
+    side, each row becomes a paragraph of ``head value`` pairs instead.
+
+    >>> print(grid("card", ["A", "B"], [("Bar 6", ["50.0%", "50.0%"])], 40))
+    card       A      B
+    Bar 6  50.0%  50.0%
+    >>> print(grid("card", ["Alice", "Bob"], [("Bar 6", ["50.0%", "50.0%"])], 12))
+    Bar 6
+      Alice 50.0%,
+      Bob 50.0%
+    """
+    name_w, cell_w = _grid_widths(title, heads, rows, width, gap)
+    if name_w is None:
+        out = []
+        for name, values in rows:
+            out.append(name)
+            pairs = ", ".join(f"{h}\x00{v.strip()}" for h, v in zip(heads, values))
+            out.extend(line.replace("\x00", " ") for line in
+                       textwrap.wrap(pairs, max(width - 2, 8), initial_indent="  ", subsequent_indent="  ",
+                                     break_long_words=False, break_on_hyphens=False))
+        return "\n".join(out)
+    lines = [_row(title, heads, name_w, cell_w, gap)]
+    for name, values in rows:
+        names = textwrap.wrap(name, name_w, subsequent_indent="  ", break_on_hyphens=False) or [""]
+        lines.append(_row(names[0], values, name_w, cell_w, gap))
+        lines.extend(line.rstrip() for line in names[1:])
+    return "\n".join(lines)
+
+
+def _row(name: str, values: Sequence[str], name_w: int, cell_w: Sequence[int], gap: int) -> str:
+    cells = [f"{v:>{w}}" for v, w in zip(values, cell_w)]
+    return (f"{name:<{name_w}}" + " " * gap + (" " * gap).join(cells)).rstrip()
+
+
+def grid_fits(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], width: int,
+              gap: int = 2) -> bool:
+    """Whether :func:`grid` lays these rows out as a table (not as paragraphs) in ``width``."""
+    return _grid_widths(title, heads, rows, width, gap)[0] is not None
+
+
+def _grid_widths(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], width: int,
+                 gap: int) -> tuple[int | None, list[int]]:
+    """The name column's width (None: too narrow for a table) and each value column's."""
+    cell_w = [max(len(h), *(len(v[i]) for _n, v in rows)) for i, h in enumerate(heads)]
+    values_w = sum(w + gap for w in cell_w)
+    longest_word = max((len(w) for n, _v in rows for w in (n.split() or [""])), default=1)
+    natural = max(len(title), *(len(n) for n, _v in rows))
+    name_w = min(natural, width - values_w)
+    return (None if name_w < min(natural, max(longest_word + 2, 8)) else name_w), cell_w
