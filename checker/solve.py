@@ -103,6 +103,7 @@ def closing_step(rules: Ruleset, rep: Replay, card: str, status: str, core: list
     if status not in ("in", "out") or not core:
         return None
     noun = rules.solution_word("noun", "in the solution")
+    noun = rules.solution_word("were", noun)  # what a card of the solution is said to be after "were"
     sets = rules.solution_word("sets", "solution")
     name = rules.name(card)
     last = describe_fact(rules, rep, core[-1])
@@ -185,10 +186,11 @@ def describe_fact(rules: Ruleset, rep: Replay, fact: Fact) -> dict[str, Any]:
     if source and source[0] == "move":
         number, pos = source[1] + 1, rep.steps[source[1]].position
         words = fact.text or "an observation"
-    elif source and source[0] in ("private", "end"):
-        where, player, key, rec = source
+    elif source and source[0] in ("private", "end", "setup"):
+        where, owner, key, rec = source  # owner: a player, or the zone of a record nobody owns
         number, pos = None, rec.position
-        words = f"{player} holds {rules.name(rec.value)}"
+        words = (f"{owner} holds {rules.name(rec.value)}" if owner in rep.players else
+                 f"{rules.name(rec.value)} is in the {rules.name(owner)}")
         record = f"{where}: {key}"
     else:
         number, pos, words = None, None, fact.text or "a fact"

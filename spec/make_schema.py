@@ -101,7 +101,7 @@ DECK = obj({"cards": ID, "when": EXPR, "cite": CITE,
 WORD = {"type": "string", "minLength": 1}
 SOLUTION = obj({"zones": {"type": "array", "minItems": 1, "items": ID}, "cite": CITE,
                 "noun": WORD, "observation": WORD, "sets": WORD, "certainly_in": WORD, "certainly_out": WORD,
-                "per_group": WORD, "could_end": WORD, "chances": WORD}, ["zones"])
+                "per_group": WORD, "could_end": WORD, "chances": WORD, "were": WORD}, ["zones"])
 DEAL = obj({"cite": CITE, "decks": {"type": "object", "minProperties": 1, "additionalProperties": DECK},
             "solution": SOLUTION}, ["decks"])
 TOKENS = obj({"noun": WORD, "plural": WORD, "on": ID, "supply": EXPR, "cite": CITE}, ["noun", "on", "supply"])

@@ -80,3 +80,54 @@ def test_the_tables_fit_the_terminal(columns):
 def test_lady_alice_keeps_its_desk():
     out = run(str(ROOT / "examples" / "lady-alice" / "clean-4p.yaml"), "--at", "10")
     assert out.returncode == 0 and "worlds fit" not in out.stdout
+
+
+def _replayed(name: str):  # type: ignore[no-untyped-def]
+    from ruleslawyer.checker.log import parse_log
+    from ruleslawyer.checker.replay import replay
+
+    log, rules = parse_log(str(PA / f"{name}.yaml"))
+    return replay(log, rules)
+
+
+def test_explain_gives_a_minimal_set_of_answers_checked_by_counting():
+    """The explanation (Z3's minimised core) checked by the counting engine: its facts rule
+    the card out, and without any one of them the card is open again."""
+    from ruleslawyer.solver import queries
+    from ruleslawyer.solver.dp import DPKnowledge
+
+    rep = _replayed("clean-4p")
+    facts = rep.facts(45)
+    expl = queries.explain(rep.deal, facts, "solarium-6")
+    assert expl.status == "out" and expl.facts
+    base = DPKnowledge.initial(rep.deal)
+    assert base.with_facts(expl.facts).status()["solarium-6"] == "out"
+    for i in range(len(expl.facts)):
+        rest = expl.facts[:i] + expl.facts[i + 1:]
+        assert base.with_facts(rest).status()["solarium-6"] == "open"
+    out = run(str(PA / "clean-4p.yaml"), "--at", "45", "--explain", "Solarium 6", "--format", "json")
+    got = json.loads(out.stdout)["explain"]
+    assert got["status"] == "out" and len(got["because"]) == len(expl.facts)
+    assert all(b["at"].startswith(str(PA / "clean-4p.yaml")) or b["at"].startswith("examples/")
+               for b in got["because"])
+    assert "were the missing alibi" in got["closing"]
+
+
+def test_hindsight_grades_each_guess_from_its_players_seat():
+    """Each guess graded by solve --hindsight agrees with the counting engine's status of the
+    guessed card, from the guesser's seat, just before the guess."""
+    from ruleslawyer.solver.dp import DPKnowledge
+    from ruleslawyer.solver.queries import Viewpoint
+
+    rep = _replayed("rival-4p")
+    out = run(str(PA / "rival-4p.yaml"), "--hindsight", "--format", "json")
+    claims = json.loads(out.stdout)["claims"]
+    assert claims, "the game has guesses"
+    base = DPKnowledge.initial(rep.deal)
+    for c in claims:
+        step = rep.steps[c["move"] - 1]
+        card = step.play.args["card"]
+        view = Viewpoint.of_player(c["player"])
+        known = base.with_facts(f for f in rep.facts(c["move"] - 1) if view.sees(f))
+        expected = {"in": "certain", "out": "impossible", "open": "a gamble"}[known.status()[card]]
+        assert c["when_made"] == expected, c
