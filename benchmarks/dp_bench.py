@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/dp_bench.py [--players 3 4 5] [--questions 30] [--history 40]
-                                            [--ref-steps 8] [--seed N]
+                                            [--ref-steps 5] [--seed N] [--engine FILE]
 
 For 3, 4 and 5 players, with and without the Rival variant, one random game
 of ``--questions`` questions is generated from a random true deal (assistants
@@ -481,6 +481,20 @@ def ms(seconds: float | None) -> str:
     return "—" if seconds is None else f"{seconds * 1e3:.2f}"
 
 
+def engine_from(path: str) -> type:
+    """``DPKnowledge`` of another copy of solver/dp.py, imported beside the installed one."""
+    import importlib.util
+
+    name = "ruleslawyer.solver._dp_compared"  # in the package: its relative imports resolve
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    print(f"engine: {path}")
+    return module.DPKnowledge
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
@@ -492,7 +506,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--synthetic", action="store_true",
                         help="games generated here from a hand-built deal instead of the rule file's own games")
+    parser.add_argument("--engine", metavar="FILE",
+                        help="time the DPKnowledge of this copy of solver/dp.py instead (another version: "
+                             "git show REV:solver/dp.py > FILE), to compare versions in one session")
     args = parser.parse_args(argv)
+    if args.engine:
+        global DPKnowledge
+        DPKnowledge = engine_from(args.engine)
     make = random_game if args.synthetic else rules_game
 
     rows: list[Row] = []

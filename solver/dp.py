@@ -41,11 +41,13 @@ or fewer.  Facts about several owners at once are refused
 from __future__ import annotations
 
 import itertools
+import weakref
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, reduce
 from math import prod
 from operator import or_
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -63,8 +65,9 @@ MAX_HIDDEN_CARDS = 10
 MAX_ROWS = 2_000_000
 
 _U64 = np.uint64
-#: Subsets per slice of the products over parts (4096 uint64: 32 KiB an array, cache-sized).
-_BLOCK = 4096
+#: Subsets per slice of the products over parts (16384 uint64: 128 KiB an array; the chain's
+#: arrays of one slice stay in the 1 MiB of cache a core has, and numpy's cost per call is spread).
+_BLOCK = 16384
 
 
 class NotExact(SolverError, ValueError):
@@ -373,7 +376,8 @@ class _Reduced:
     allowed: np.ndarray    # (m, h) bool: valid and clear of cards other parts surely hold
     configs: tuple[tuple[int, int, int], ...]   # (hidden configuration, hidden union, class)
     zetas: tuple[np.ndarray, ...]               # per class, uint64 of length 2**n
-    offers: dict[int, np.ndarray]               # hidden union -> sum of its zetas ({}: times one)
+    unions: tuple[int, ...]                     # the hidden unions still possible (): times one)
+    offers: tuple[np.ndarray, ...]              # per union, the sum of its configurations' zetas
     settled: bool                               # one configuration left
 
     @staticmethod
@@ -399,24 +403,149 @@ class _Reduced:
         settled = int(allowed.sum()) == 1
         if settled and list(offers) == [0] and zetas[0][0] == 1:
             offers = {}  # its cards are all out of the frame: its zeta is all ones
-        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), offers, settled)
+        return _Reduced(rows, allowed, tuple(configs), tuple(zetas), tuple(offers), tuple(offers.values()),
+                        settled)
 
 
-def _chain(states: Mapping[int, np.ndarray], offers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """One more part: every way to extend ``states`` (hidden cards taken -> sums) by an offer."""
-    if not offers:
-        return dict(states)
-    out: dict[int, np.ndarray] = {}
-    for taken, value in states.items():
-        for u, zeta in offers.items():
-            if taken & u:
-                continue
-            step = value * zeta
-            if taken | u in out:
-                out[taken | u] += step
-            else:
-                out[taken | u] = step
+# -- the parts chained over the hidden cards they take ------------------------------------------
+#
+# A world takes, in each part, a main configuration and a hidden one, all disjoint.  Over a
+# subset S of the frame's main cards (elementwise in S, so a slice of subsets at a time), the
+# parts are chained in some order by the hidden cards taken so far: level k holds one vector per
+# set t of hidden cards the first k parts can take together,
+#
+#     state[k + 1][t | u] = sum over t, u disjoint of state[k][t] * offer_k[u],   state[0][{}] = sign,
+#
+# and the count sums the last level (its vectors are signed products of the parts' zetas: the
+# inclusion-exclusion of the module docstring, hidden cards kept apart by construction).  A
+# part's cofactor for union u (the other parts' signed product over the hidden cards u leaves
+# free) is the derivative of that sum by offer_k[u]; one backward sweep gives them all:
+#
+#     adjoint[last level][t] = 1,
+#     adjoint[k][t] = sum over u of offer_k[u] * adjoint[k + 1][t | u],
+#     cofactor_k[u] = sum over t of state[k][t] * adjoint[k + 1][t | u],
+#
+# so every cofactor costs about twice the forward chain, whatever the number of parts.  Each step
+# is one bilinear map of the same shape: ``out[g] = sum of x[a] * y[b] over the pairs (a, b) of
+# group g``, its pairs listed once per sequence of unions (:func:`_plan`).  Sums and products are
+# uint64, exact modulo 2**64, so each cofactor and each count is exact modulo 2**64; the counts
+# are below 2**63 (``applicable`` requires fewer than 2**63 deals), so reading them back is exact.
+
+Groups = tuple[tuple[tuple[int, int], ...], ...]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Which hidden states meet which unions, for parts chained in a given order."""
+
+    sizes: tuple[int, ...]          # states per level (level 0: nothing taken; empty: no world)
+    forward: tuple[Groups, ...]     # per part k: per state of level k + 1, its (state of level k, union)
+    cofactor: tuple[Groups, ...]    # per part k: per union, its (state of level k, state of level k + 1)
+    backward: tuple[Groups, ...]    # per part k: per state of level k, its (union, state of level k + 1)
+
+
+@lru_cache(maxsize=256)
+def _plan(unions: tuple[tuple[int, ...], ...]) -> _Plan:
+    """The plan of a chain: only the states on some way to the last part are kept.
+
+    >>> plan = _plan(((0b001, 0b010, 0b100), (0b001, 0b010), (0b001,)))  # so the first part takes 0b100
+    >>> plan.sizes, plan.forward[1], plan.cofactor[0]
+    ((1, 1, 1, 1), (((0, 1),),), ((), (), ((0, 0),)))
+    >>> _plan(((0b01, 0b10), (0b01, 0b10), (0b01,))).sizes  # three parts, two hidden cards: no world
+    ()
+    """
+    levels: list[tuple[int, ...]] = [(0,)]
+    steps: list[list[tuple[int, int, int]]] = []
+    for us in unions:
+        here = [(i, j, t | u) for i, t in enumerate(levels[-1]) for j, u in enumerate(us) if not t & u]
+        keys = tuple(sorted({k for _i, _j, k in here}))
+        index = {k: d for d, k in enumerate(keys)}
+        steps.append([(i, j, index[k]) for i, j, k in here])
+        levels.append(keys)
+    alive = [set(range(len(levels[-1])))]
+    for step in reversed(steps):
+        alive.insert(0, {i for i, _j, d in step if d in alive[0]})
+    new = [{old: i for i, old in enumerate(sorted(keep))} for keep in alive]
+    steps = [[(new[k][i], j, new[k + 1][d]) for i, j, d in step if i in new[k] and d in new[k + 1]]
+             for k, step in enumerate(steps)]
+    sizes = tuple(len(n) for n in new) if 0 in alive[0] else ()
+
+    def groups(step: list[tuple[int, int, int]], count: int, key) -> Groups:
+        out: list[list[tuple[int, int]]] = [[] for _ in range(count)]
+        for pair in step:
+            g, a, b = key(*pair)
+            out[g].append((a, b))
+        return tuple(tuple(g) for g in out)
+
+    if not sizes:
+        return _Plan((), (), (), ())
+    return _Plan(sizes,
+                 tuple(groups(s, sizes[k + 1], lambda i, j, d: (d, i, j)) for k, s in enumerate(steps)),
+                 tuple(groups(s, len(unions[k]), lambda i, j, d: (j, i, d)) for k, s in enumerate(steps)),
+                 tuple(groups(s, sizes[k], lambda i, j, d: (i, j, d)) for k, s in enumerate(steps)))
+
+
+@dataclass(frozen=True, eq=False)
+class _Chain:
+    """The forward sweep over every subset: the count and what the backward sweep starts from."""
+
+    order: tuple[int, ...]            # the parts chained (those not times one), in chain order
+    plan: _Plan | None                # None: no part chained, or no world
+    states: list[list[np.ndarray]]    # levels 1 .. last of the chain: per state, 2**n values
+    last: list[np.ndarray]            # the last part's cofactors: per union, 2**n values
+    total: int                        # the signed sum, before the rest's deals, modulo 2**64
+
+
+#: Spare uint64 arrays by length, for the sweeps' big arrays: fresh pages cost more than the
+#: arithmetic done on them, so arrays a sweep is done with are handed back and taken again.
+_SPARE: dict[int, list[np.ndarray]] = {}
+_SPARE_MAX = 64   # per length
+
+
+def _take(size: int, count: int) -> list[np.ndarray]:
+    """``count`` uint64 arrays of ``size`` (contents undefined), spares first."""
+    spare = _SPARE.get(size, [])
+    out = []
+    for _ in range(count):
+        try:
+            out.append(spare.pop())
+        except IndexError:
+            out.append(np.empty(size, _U64))
     return out
+
+
+def _give(arrays: Iterable[np.ndarray]) -> None:
+    """Hand arrays back (each once, and used by nobody after)."""
+    for a in arrays:
+        spare = _SPARE.setdefault(len(a), [])
+        if len(spare) < _SPARE_MAX:
+            spare.append(a)
+
+
+#: The forward sweep of the knowledge counted last (a weak reference to it, the sweep): its answers
+#: usually follow, and they reuse it; one is kept at a time, its arrays being big.
+_LAST_CHAIN: tuple[weakref.ref, _Chain] | None = None
+
+
+def _bilinear(out: Sequence[np.ndarray], groups: Groups, x: Sequence[np.ndarray],
+              y: Sequence[np.ndarray] | None, scratch: np.ndarray) -> None:
+    """In place: ``out[g] = sum of x[a] * y[b]`` over the pairs ``(a, b)`` of ``groups[g]`` (``y`` None: ones)."""
+    for o, pairs in zip(out, groups):
+        if not pairs:
+            o.fill(0)
+        elif y is None:
+            if len(pairs) == 1:
+                np.copyto(o, x[pairs[0][0]])
+                continue
+            np.add(x[pairs[0][0]], x[pairs[1][0]], out=o)
+            for a, _b in pairs[2:]:
+                np.add(o, x[a], out=o)
+        else:
+            a, b = pairs[0]
+            np.multiply(x[a], y[b], out=o)
+            for a, b in pairs[1:]:
+                np.multiply(x[a], y[b], out=scratch)
+                np.add(o, scratch, out=o)
 
 
 # -- the knowledge --------------------------------------------------------------------------
@@ -519,26 +648,111 @@ class DPKnowledge:
             self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p)
         return self._reduced[p]
 
-    def _blocks(self) -> Iterator[slice]:
-        """Slices of the subsets: every product is pointwise, so a slice at a time stays in cache."""
-        size = 1 << self._frame.n  # type: ignore[union-attr]
-        step = size if size <= _BLOCK * 2 else _BLOCK
-        return (slice(lo, lo + step) for lo in range(0, size, step))
+    def _forward(self) -> _Chain:
+        """The parts chained over the subsets, forward (see :func:`_plan`), a slice at a time.
 
-    def _offers(self, block: slice) -> list[dict[int, np.ndarray]]:
-        return [{u: z[block] for u, z in self._part(p).offers.items()} for p in range(len(self._valid))]
+        Keeps every level's states and the last part's cofactors: the backward sweep of
+        :meth:`_backward` starts from them.
+        """
+        assert self._frame is not None
+        n, count = self._frame.n, len(self._valid)
+        reduced = [self._part(p) for p in range(count)]
+        # parts that are times one drop out; few unions first keeps the levels small
+        order = tuple(sorted((p for p in range(count) if reduced[p].unions), key=lambda p: len(reduced[p].unions)))
+        if not order:
+            return _Chain(order, None, [], [], int(_signs(n).sum(dtype=_U64)))
+        plan = _plan(tuple(reduced[p].unions for p in order))
+        if not plan.sizes:
+            return _Chain(order, None, [], [], 0)
+        size, last = 1 << n, len(order) - 1
+        step = min(size, _BLOCK)
+        offers = [reduced[p].offers for p in order]
+        states = [_take(size, m) for m in plan.sizes[1:-1]]
+        final = _take(size, len(offers[last]))
+        scratch = np.empty(step, _U64)
+        total = 0
+        for lo in range(0, size, step):
+            block = slice(lo, lo + step)
+            offer = [[o[block] for o in os] for os in offers]
+            state = [[_signs(n)[block]], *([s[block] for s in level] for level in states)]
+            for k in range(last):
+                _bilinear(state[k + 1], plan.forward[k], state[k], offer[k], scratch)
+            grad = [g[block] for g in final]
+            _bilinear(grad, plan.cofactor[last], state[last], None, scratch)
+            for g, o in zip(grad, offer[last]):
+                total += int(np.dot(g, o))
+        return _Chain(order, plan, states, final, total)
+
+    def _chain(self) -> _Chain:
+        """The forward sweep, shared by the count and the answers that follow it (one kept at a time)."""
+        global _LAST_CHAIN
+        held = _LAST_CHAIN
+        if held is not None and held[0]() is self:
+            return held[1]
+        chain = self._forward()
+        _LAST_CHAIN = (weakref.ref(self), chain)
+        return chain
+
+    def _drop_chain(self, grads: Sequence[list[np.ndarray] | None]) -> None:
+        """The answers are cached: the sweeps' arrays (the forward's, the cofactors) are spare again."""
+        global _LAST_CHAIN
+        held = _LAST_CHAIN
+        if held is None or held[0]() is not self:
+            return  # recomputed (another knowledge was counted in between): its arrays are its own
+        _LAST_CHAIN = None
+        chain = held[1]
+        arrays = {id(a): a for a in [*(a for level in chain.states for a in level), *chain.last,
+                                     *(a for g in grads if g for a in g)]}
+        _give(arrays.values())
+
+    def _backward(self, chain: _Chain) -> tuple[list[list[np.ndarray] | None], list[list[int] | None]]:
+        """Every part's cofactors from the forward sweep (see :func:`_plan`).
+
+        For every part not settled: its cofactor per union (uint64 over every subset) and, if it
+        has hidden zones, the sum over subsets of cofactor x offer per union (the worlds through
+        that union, before the rest's deals, modulo 2**64).
+        """
+        assert self._frame is not None
+        n, count, plan, order = self._frame.n, len(self._valid), chain.plan, chain.order
+        reduced = [self._part(p) for p in range(count)]
+        grads: list[list[np.ndarray] | None] = [None] * count
+        masses: list[list[int] | None] = [None] * count
+        if plan is None:  # every part settled (or no world): nothing to share out
+            return grads, masses
+        size, last = 1 << n, len(order) - 1
+        step = min(size, _BLOCK)
+        offers = [reduced[p].offers for p in order]
+        wanted = [not reduced[p].settled for p in order]
+        for k, p in enumerate(order):
+            if wanted[k]:
+                grads[p] = _take(size, len(reduced[p].unions)) if k != last else list(chain.last)
+                if self._layout.parts[p].hidden_zones:
+                    masses[p] = [0] * len(reduced[p].unions)
+        adjoints = [np.empty((m, step), _U64) for m in plan.sizes[1:-1]]
+        scratch = np.empty(step, _U64)
+        for lo in range(0, size, step):
+            block = slice(lo, lo + step)
+            offer = [[o[block] for o in os] for os in offers]
+            state = [[_signs(n)[block]], *([s[block] for s in level] for level in chain.states)]
+            grad = [[g[block] for g in grads[p]] if wanted[k] else None for k, p in enumerate(order)]
+            adjoint = None  # the last level's: ones
+            for k in reversed(range(last + 1)):
+                if wanted[k] and k != last:
+                    _bilinear(grad[k], plan.cofactor[k], state[k], adjoint, scratch)
+                if masses[order[k]] is not None:
+                    mass = masses[order[k]]
+                    for j, (g, o) in enumerate(zip(grad[k], offer[k])):
+                        mass[j] += int(np.dot(g, o))
+                if k:
+                    _bilinear(adjoints[k - 1], plan.backward[k], offer[k], adjoint, scratch)
+                    adjoint = adjoints[k - 1]
+        return grads, masses
 
     @cached_property
     def _total(self) -> int:
         if self._frame is None:
             return 0
-        total = 0
-        for block in self._blocks():
-            states = {0: _signs(self._frame.n)[block]}
-            for offers in self._offers(block):
-                states = _chain(states, offers)
-            total += sum(int(v.sum(dtype=_U64)) for v in states.values())
-        return _exact(total * self._layout.rest)
+        return _exact(self._chain().total * self._layout.rest)
 
     def count(self) -> int:
         """How many worlds (full deals of every deck) fit the facts."""
@@ -554,7 +768,7 @@ class DPKnowledge:
             raise Inconsistent("no deal fits the facts")
         layout, parts = self._layout, self._layout.parts
         reduced = [self._part(p) for p in range(len(parts))]
-        cofactors = self._all_cofactors(reduced)
+        cofactors, masses = self._backward(self._chain())
         # one owner's chances follow from the others': the one with the most classes to transform
         single = [p for p in range(1, len(parts)) if len(parts[p].zones) == 1 and not reduced[p].settled]
         derived = max(single, key=lambda p: len(reduced[p].zetas), default=None)
@@ -562,7 +776,7 @@ class DPKnowledge:
         held = [0] * len(layout.cards)
         table_weights = np.zeros(0, np.int64)
         for p, part in enumerate(parts):
-            weights, hidden_mass = self._weights(p, cofactors[p], total, main=p != derived)
+            weights, hidden_mass = self._weights(p, cofactors[p], masses[p], total, main=p != derived)
             if p == 0:
                 table_weights = weights
             for col, zone in enumerate(part.zones if p != derived else ()):
@@ -586,30 +800,10 @@ class DPKnowledge:
         masks = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
         found = np.unique(masks[table_weights > 0])
         solutions = tuple(frozenset(c for i, c in enumerate(layout.cards) if int(m) >> i & 1) for m in found)
+        self._drop_chain(cofactors)
         return _Counts(total, zones, solution, solutions)
 
-    def _all_cofactors(self, reduced: Sequence[_Reduced]) -> list[dict[int, np.ndarray]]:
-        """Per part: hidden union -> the signed product of every other part (forward x backward)."""
-        size, count = 1 << self._frame.n, len(reduced)  # type: ignore[union-attr]
-        out: list[dict[int, np.ndarray]] = [{} for _ in reduced]
-        for block in self._blocks():
-            offers = self._offers(block)
-            before = [{0: _signs(self._frame.n)[block]}]  # type: ignore[union-attr]
-            for p in range(count - 1):
-                before.append(_chain(before[-1], offers[p]))
-            after = [{0: np.ones(block.stop - block.start, _U64)}]
-            for p in reversed(range(1, count)):
-                after.insert(0, _chain(after[0], offers[p]))
-            for p in range(count):
-                if reduced[p].settled:
-                    continue
-                for u, value in self._cofactors(before[p], after[p], offers[p].keys()).items():
-                    if u not in out[p]:
-                        out[p][u] = np.zeros(size, _U64)
-                    out[p][u][block] = value
-        return out
-
-    def _weights(self, p: int, cofactor: Mapping[int, np.ndarray], total: int,
+    def _weights(self, p: int, cofactor: Sequence[np.ndarray] | None, mass: Sequence[int] | None, total: int,
                  main: bool) -> tuple[np.ndarray, dict[int, int]]:
         """Part ``p``: worlds through each main configuration (if ``main``) and each hidden one."""
         red, rest = self._part(p), self._layout.rest
@@ -618,42 +812,27 @@ class DPKnowledge:
             row, j = np.argwhere(red.allowed)[0]
             weights[row] = total
             return weights, {int(j): total}
+        assert cofactor is not None
+        index = {u: i for i, u in enumerate(red.unions)}
+        sharing = Counter(u for _j, u, _c in red.configs)
         hidden_mass: dict[int, int] = {}
         for cls, zeta in enumerate(red.zetas):
-            # configurations whose hidden cards the other parts never leave free count 0
-            members = [(j, u) for j, u, c in red.configs if c == cls and u in cofactor]
-            for j, u in members:
-                hidden_mass[j] = _exact(int(np.dot(cofactor[u], zeta)) * rest)
-            if not main or not members:
+            members = [(j, index[u]) for j, u, c in red.configs if c == cls]
+            if mass is not None:
+                for j, i in members:  # a union of one configuration: its mass came with the sweep
+                    worlds = mass[i] if sharing[red.unions[i]] == 1 else int(np.dot(cofactor[i], zeta))
+                    hidden_mass[j] = _exact(worlds * rest)
+            if not main:
                 continue
-            acc = cofactor[members[0][1]].copy()
-            for _j, u in members[1:]:
-                acc += cofactor[u]
+            acc, = _take(len(cofactor[0]), 1)
+            np.copyto(acc, cofactor[members[0][1]])
+            for _j, i in members[1:]:
+                acc += cofactor[i]
             _sum_over_subsets(acc, self._frame.n, supersets=True)  # type: ignore[union-attr]
             rows = red.allowed[:, members[0][0]]  # the same for every member of the class
             weights[rows] += acc[red.rows[rows]].view(np.int64) * rest
+            _give([acc])
         return weights, hidden_mass
-
-    @staticmethod
-    def _cofactors(before: Mapping[int, np.ndarray], after: Mapping[int, np.ndarray],
-                   unions: Iterable[int]) -> dict[int, np.ndarray]:
-        """Hidden union -> the product of every other part, over the hidden cards left to it."""
-        out: dict[int, np.ndarray] = {}
-        unions = list(unions)
-        for t1, a in before.items():
-            for t2, b in after.items():
-                if t1 & t2:
-                    continue
-                fits = [u for u in unions if not (t1 | t2) & u]
-                if not fits:
-                    continue
-                step = a * b
-                for u in fits:
-                    if u in out:
-                        out[u] += step
-                    else:
-                        out[u] = step.copy() if len(fits) > 1 else step
-        return out
 
     def _rest_counts(self, zones: dict[str, dict[str, int]], total: int) -> None:
         """Hidden cards no owner holds are in the rest zones, shared by size (nothing speaks of them)."""
