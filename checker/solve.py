@@ -66,7 +66,7 @@ def run_solve(args: argparse.Namespace) -> int:
                             for who, i in first.items()}
         out["claims"] = grade_claims(rep, args.at)
     status = 1 if errors or not result.consistent else 0
-    out["legend"] = rules.solution_word("chances", "chances under a uniform deal")
+    out["legend"] = legend(rules)
     out["status"] = status
     if args.format == "json":
         print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
@@ -74,6 +74,11 @@ def run_solve(args: argparse.Namespace) -> int:
         width = terminal_width()
         print(fit(render_text(rules, rep, out, width), width))
     return status
+
+
+def legend(rules: Ruleset) -> str:
+    """How the chances are counted, in the rule file's words (``deal: solution: chances:``)."""
+    return rules.solution_word("chances", "chances under a uniform deal")
 
 
 def viewpoint_of(args: argparse.Namespace, rep: Replay) -> queries.Viewpoint:
@@ -228,7 +233,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
                      f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")
     lines += ["", *(tables or [desk(rules, rep, solve, width)]),
               f"(! {word('certainly_in', 'certainly in the solution')}, "
-              f"x {word('certainly_out', 'certainly not in the solution')}; {out['legend']})"]
+              f"x {word('certainly_out', 'certainly not in the solution')}; {legend(rules)})"]
     deck = rep.deal.solution_deck
     groups = deck.constraints[0] if deck is not None and deck.constraints else None
     patterns = solve.get("pattern_probabilities") or []
