@@ -310,7 +310,8 @@ class Builder:
                 str(p["distinct"]) if "distinct" in p else None, bool(p.get("optional", False)),
                 p.get("code"), self.cite(p), components=components,
                 one_component=bool(p.get("one_component", False)),
-                values=tuple(p.get("values") or ()), default=p.get("default"), unknown=bool(p.get("unknown", False))))
+                values=tuple(p.get("values") or ()), default=p.get("default"), unknown=bool(p.get("unknown", False)),
+                decided_by=p.get("decided_by")))
         requires = tuple(r for r in (self.require(r) for r in node.get("requires", [])) if r)
         observe = []
         for ob in node.get("observe") or []:
