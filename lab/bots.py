@@ -48,6 +48,8 @@ SCORED_CANDIDATES = 8
 SCORE_SAMPLES = 6
 #: Rejection-sampling tries per kind before enumerating.
 TRIES = 40
+#: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
+ENUMERATED = 40
 
 
 class BotSpecError(ValueError):
@@ -71,6 +73,7 @@ class Turn:
     deal: Deal
     view: Knowledge | None = None     # what the bot knows (its seat's facts)
     cache: dict[str, Any] = field(default_factory=dict)  # what one decision computes once
+    due: bool = False                 # the rules oblige the bot to make a move of these kinds now
 
 
 class Bot:
@@ -88,12 +91,24 @@ class Bot:
         return self.name
 
 
+def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
+    """The move with these sampled choices completed; when it is not legal, the same move
+    with its optional choices left out (a move that is legal only without them)."""
+    lab = turn.lab
+    play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
+    if play is None:
+        bare = {p.name: args[p.name] for p in lab.kinds[kind].mover if not p.optional and p.name in args}
+        if len(bare) < len(args):
+            play = lab.complete(turn.state, turn.actor, kind, bare, turn.world, turn.rng)
+    return play
+
+
 def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
     """One legal move of this kind for the mover, drawn uniformly, with its outcomes."""
     lab, state, actor, rng = turn.lab, turn.state, turn.actor, turn.rng
     for _ in range(tries):
         args = lab.sample_args(state, actor, kind, rng)
-        play = lab.complete(state, actor, kind, args, turn.world, rng)
+        play = _sampled(turn, kind, args)
         if play is not None:
             return play
     choices = list(lab.mover_choices(state, actor, kind))
@@ -182,10 +197,59 @@ class InformedBot(Bot):
                 continue  # a claim that is not certain is a gamble: never
             candidates.extend(self._candidates(turn, kind, SCORED_CANDIDATES if lab.kinds[kind].may_score
                                                and lab.scores else CANDIDATES))
+        # a move after which the rules oblige the bot to claim is made only when every
+        # outcome of it makes the claim certain (else it would have to gamble)
+        safe = [play for play in candidates if not self.forces_gamble(turn, play)]
+        candidates = safe or candidates
         if not candidates:
-            return RandomBot().choose(turn)
+            return self.likeliest_claim(turn)  # nothing else is open: the likeliest claim
         values = [self.value(turn, play) for play in candidates]
         return candidates[_softmax(values, self.temperature, rng)]
+
+    def forces_gamble(self, turn: Turn, play: Play) -> bool:
+        """Whether, after the move, a claim is due from the bot while some outcome of the move
+        leaves the solution open to it."""
+        lab, view = turn.lab, turn.view
+        after, _recorded = lab.apply(turn.state, play)
+        if not any(who == turn.actor and lab.kinds[kind].claims for who, kind in lab.due(after.state)):
+            return False
+        if view is None or not view.consistent():
+            return True
+        info = lab.kinds[play.kind]
+        mover_args = {p.name: play.args[p.name] for p in info.mover if p.name in play.args}
+        outcomes = lab.completions(turn.state, turn.actor, play.kind, mover_args, None, turn.rng) or [play]
+        seen: set[str] = set()
+        for outcome in outcomes:
+            facts = [f for f in lab.machine.observations(turn.state, outcome) if _sees(f, turn.actor)]
+            key = repr([f.formula for f in facts])
+            if key in seen:
+                continue
+            seen.add(key)
+            k = view.with_facts(facts)
+            if k.consistent() and not k.determined():
+                return True
+        return False
+
+    def likeliest_claim(self, turn: Turn) -> Play | None:
+        """When only claims are open (or one is due): the claim that holds in the most worlds the
+        bot still thinks possible (a gamble forced on it, never one it seeks)."""
+        lab, view = turn.lab, turn.view
+        best, best_n = None, -1
+        for kind in turn.kinds:
+            if not lab.kinds[kind].claims:
+                continue
+            for args in lab.mover_choices(turn.state, turn.actor, kind, limit=256):
+                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
+                if play is None:
+                    continue
+                claim = lab.machine.claim(turn.state, play)
+                if claim is None or view is None or not view.consistent():
+                    n = 0
+                else:
+                    n = view.with_fact(Fact(claim)).count()
+                if n > best_n:
+                    best, best_n = play, n
+        return best if best is not None else RandomBot().choose(turn)
 
     def _candidates(self, turn: Turn, kind: str, limit: int = 0) -> list[Play]:
         lab, rng = turn.lab, turn.rng
@@ -201,13 +265,18 @@ class InformedBot(Bot):
             if key in seen:
                 continue
             seen.add(key)
-            play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+            play = _sampled(turn, kind, args)
             if play is not None:
                 out.append(play)
-        if not out:
+        if len(out) < want:
+            # few sampled choices were legal: go through every choice, in a random order
             choices = list(lab.mover_choices(turn.state, turn.actor, kind))
             rng.shuffle(choices)
-            for args in choices[:want * 4]:
+            for args in choices[:want * ENUMERATED]:
+                key = repr(sorted(args.items()))
+                if key in seen:
+                    continue
+                seen.add(key)
                 play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
                 if play is not None:
                     out.append(play)

@@ -44,6 +44,8 @@ __all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MA
 
 #: Outcome completions tried for one move at most (beyond: a uniform sample of them).
 MAX_COMPLETIONS = 4096
+#: Beyond MAX_COMPLETIONS, combinations searched with pruning up to this many (beyond: sampled).
+MAX_STAGED = 1_000_000
 #: Mover choices enumerated for one move kind at most (beyond: sampled).
 MAX_ENUMERATE = 20000
 
@@ -60,6 +62,7 @@ class KindInfo:
     bound: tuple[tuple[Expr | None, Expr, str], ...]  # the others
     claims: bool
     observes: bool
+    due: Expr | None = None  # who the rules oblige to make this move now (a simulated game makes it first)
     may_score: bool = True  # writes something the scoring reads
     needs_env: bool = True  # a mover's parameter has a size or maximum to compute
     equality: frozenset[str] = field(default_factory=frozenset)  # counts observed by an equality
@@ -71,6 +74,9 @@ class KindInfo:
     obs_mover: tuple[Any, ...] = ()
     obs_single: dict[str, list[Any]] = field(default_factory=dict)
     obs_joint: tuple[Any, ...] = ()
+    # the joint requirements and observations by the outcome (index) after which all they read is known
+    joint_stages: tuple[tuple[Any, ...], ...] = ()
+    obs_stages: tuple[tuple[Any, ...], ...] = ()
 
     @property
     def name(self) -> str:
@@ -119,8 +125,15 @@ class Lab:
             info = KindInfo(
                 move, tuple(p for p in params if decided_by(p) == "mover"), outcome,
                 next((p for p in move.params if p.type == "token_reveals"), None),
-                (), (), move.claims is not None, bool(move.observe))
+                (), (), move.claims is not None, bool(move.observe), move.due)
             free, mover, joint = [], [], []
+            order = {p.name: i for i, p in enumerate(outcome)}
+            last = max(len(outcome) - 1, 0)
+            joint_stages: list[list[Any]] = [[] for _ in range(last + 1)]
+            obs_stages: list[list[Any]] = [[] for _ in range(last + 1)]
+
+            def stage(hit: frozenset[str]) -> int:
+                return last if "*" in hit else max(order[n] for n in hit)
             single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for req in (*rules.flow.requires, *move.requires):
                 entry = (req.when, req.expr, f"{kind}/{req.id}")
@@ -134,6 +147,7 @@ class Lab:
                     single[next(iter(hit))].append(entry)
                 else:
                     joint.append(entry)
+                    joint_stages[stage(hit)].append(entry)
             obs_mover, obs_joint = [], []
             obs_single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for ob in move.observe:
@@ -145,9 +159,12 @@ class Lab:
                     obs_single[next(iter(hit))].append(entry)
                 else:
                     obs_joint.append(entry)
+                    obs_stages[stage(hit)].append(entry)
             info.free, info.bound = tuple(free), tuple(mover + joint + [e for v in single.values() for e in v])
             info.mover_reqs, info.joint_reqs, info.single_reqs = tuple(mover), tuple(joint), single
             info.obs_mover, info.obs_joint, info.obs_single = tuple(obs_mover), tuple(obs_joint), obs_single
+            info.joint_stages = tuple(tuple(x) for x in joint_stages)
+            info.obs_stages = tuple(tuple(x) for x in obs_stages)
             info.needs_env = any(p.size is not None or p.max is not None for p in info.mover)
             info.equality = frozenset(p.name for p in outcome if p.type == "count"
                                       and self._equality_observed(move, p))
@@ -214,6 +231,24 @@ class Lab:
         if when is not None and not _fold(m, when, env, where):
             return True
         return _fold(m, expr, env, where)
+
+    def due(self, state: State) -> list[tuple[str, str]]:
+        """The moves the rules oblige someone to make now (``due:`` of the rule file), as
+        (player, kind), when the kind is open to that player."""
+        if state.ended:
+            return []
+        out: list[tuple[str, str]] = []
+        env: dict[str, Any] | None = None
+        for kind, info in self.kinds.items():
+            if info.due is None:
+                continue
+            if env is None:
+                env = self.machine.env(state, None, {})
+                env["move"] = _EMPTY
+            who = self.machine._run(info.due, env, f"{kind} due")
+            if isinstance(who, str) and who in state.players and kind in self.open_kinds(state, who):
+                out.append((who, kind))
+        return out
 
     def mover(self, state: State, open_: Mapping[str, list[str]], rng: random.Random) -> str | None:
         """Who moves next when several could: the player whose turn it is if a move is
@@ -366,8 +401,9 @@ class Lab:
     def completions(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                     world: Mapping[str, str] | None, rng: random.Random | None = None) -> list[Play]:
         """Every legal completion of the outcomes of a move whose mover's choices are ``args``
-        (with ``world``: only those whose facts are true in it), fewest left-out optional
-        outcomes first.
+        (with ``world``: only those whose facts are true in it); an optional outcome is left
+        out only when no value of it fits the others (a completion that gives the same values
+        and one more is kept instead).
 
         Each outcome's values are first filtered by the requirements and facts that
         read it alone; then their combinations by those that read several; the
@@ -413,12 +449,15 @@ class Lab:
             total *= len(values)
         combos: Iterable[tuple[Any, ...]]
         if total > MAX_COMPLETIONS:
-            r = rng or random.Random(0)
-            picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
-            combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
+            if total <= MAX_STAGED:
+                combos = self._staged(info, axes, base, env, world)
+            else:
+                r = rng or random.Random(0)
+                picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
+                combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
         else:
             combos = itertools.product(*(v for _n, v in axes))
-        found: list[tuple[int, Play]] = []
+        found: list[tuple[tuple[Any, ...], Play]] = []
         for combo in combos:
             full = dict(base)
             full.update(zip((n for n, _v in axes), combo))
@@ -428,12 +467,32 @@ class Lab:
             if world is not None and not all(self._obs_ok(w, f, env, where, world)
                                              for w, f, where in info.obs_joint):
                 continue
-            found.append((sum(v is None for v in combo),
-                          Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
-        if not found:
-            return []
-        fewest = min(n for n, _p in found)
-        return [p for n, p in found if n == fewest]
+            found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
+        return _maximal(found)
+
+    def _staged(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
+                env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[Any, ...]]:
+        """Every combination of outcome values that passes the joint requirements and facts,
+        each checked as soon as the outcomes it reads are chosen (a search that prunes)."""
+        out: list[tuple[Any, ...]] = []
+        names = [n for n, _v in axes]
+        full = dict(base)
+
+        def go(i: int, chosen: tuple[Any, ...]) -> None:
+            if i == len(axes):
+                out.append(chosen)
+                return
+            for v in axes[i][1]:
+                full[names[i]] = v
+                env["move"] = Namespace(full)
+                if all(self._req_ok(w, e, env, where) for w, e, where in info.joint_stages[i]) and (
+                        world is None or all(self._obs_ok(w, f, env, where, world)
+                                             for w, f, where in info.obs_stages[i])):
+                    go(i + 1, chosen + (v,))
+            full[names[i]] = None
+
+        go(0, ())
+        return out
 
     def _obs_ok(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
                 world: Mapping[str, str]) -> bool:
@@ -447,10 +506,26 @@ class Lab:
 
     def complete(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                  world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
-        """One legal completion drawn uniformly (None when there is none)."""
+        """One legal completion (None when there is none): each outcome in the rule file's
+        order is drawn uniformly among the values that still leave a completion, so that a
+        value with more ways to go on is not favoured (a number said, then which item goes
+        with it)."""
         found = self.completions(state, actor, kind, args, world, rng)
+        names = [p.name for p in self.kinds[kind].outcome]
         while found:
-            play = found.pop(0 if len(found) == 1 else rng.randrange(len(found)))
+            pool = found
+            for name in names:
+                if len(pool) == 1:
+                    break
+                values: dict[str, Any] = {}
+                for play in pool:
+                    values.setdefault(repr(play.args.get(name)), play.args.get(name))
+                if len(values) > 1:
+                    keys = list(values)
+                    pick = keys[rng.randrange(len(keys))]
+                    pool = [play for play in pool if repr(play.args.get(name)) == pick]
+            play = pool[0] if len(pool) == 1 else pool[rng.randrange(len(pool))]
+            found.remove(play)
             if not self.verify or not self.machine.check(state, play):
                 return self._tidy(state, play)
         return None
@@ -480,6 +555,20 @@ class Lab:
 
 
 _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
+
+
+def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
+    """The completions that no other extends (the same values, and a value where one is left out)."""
+    if all(None not in combo for combo, _p in found):
+        return [p for _c, p in found]
+    covered: set[tuple[Any, ...]] = set()
+    for combo, _p in found:
+        given = [i for i, v in enumerate(combo) if v is not None]
+        for k in range(len(given)):
+            for keep in itertools.combinations(given, k):
+                covered.add(tuple(repr(combo[i]) if i in keep else None for i in range(len(combo))))
+    return [p for combo, p in found
+            if tuple(None if v is None else repr(v) for v in combo) not in covered]
 
 
 def _fold(machine: Machine, expr: Expr, env: Mapping[str, Any], where: str) -> bool:

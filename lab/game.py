@@ -103,7 +103,7 @@ OPENING = 3
 def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: int,
                keep_log: bool, track: bool, attempt: int) -> GameRecord:
     rules, machine = lab.rules, lab.machine
-    rng = game_rng(seed, index) if attempt == 0 else random.Random(f"ruleslawyer-lab:{seed}:{index}:{attempt}")
+    rng = game_rng(seed, index)  # the same stream at each attempt: the same deal and opening, another first
     players = seat_names(len(bots))
     n = len(players)
     first = players[attempt]
@@ -144,6 +144,11 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 play = by_player[p].interject(Turn(lab, state, p, kinds_open, world, rng, deal, view))
                 if play is not None:
                     break
+        if play is None:
+            play = _due(lab, state, by_player, world, rng, deal, views)
+            if play is False:
+                end = STUCK
+                break
         if play is None:
             # the player whose turn it is moves when a move that claims nothing is open to them
             open_ = lab.actors(state, [state.turn])
@@ -192,6 +197,21 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
         rec.log = game_log(lab, players, plays, world, deal, state, table, setup, first,
                            title=f"simulated game {index} (seed {seed})")
     return rec
+
+
+def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[str, str], rng: random.Random,
+         deal: Any, views: Mapping[str, Any]) -> Play | None | bool:
+    """A move the rules oblige someone to make now (the first of them), or None; False when it
+    cannot be made.  A move whose parameters are all outcomes is completed by the lab itself
+    (no one chooses anything: the same draws whoever sits there)."""
+    for actor, kind in lab.due(state):
+        if not lab.kinds[kind].mover:
+            play = lab.complete(state, actor, kind, {}, world, rng)
+        else:
+            play = by_player[actor].choose(Turn(lab, state, actor, [kind], world, rng, deal, views.get(actor),
+                                                due=True))
+        return False if play is None else play
+    return None
 
 
 def _learn(views: dict[str, Any], determined: dict[str, int | None], facts: Sequence[Fact], n: int) -> None:

@@ -326,8 +326,9 @@ class Builder:
                 observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos,  # type: ignore[arg-type]
                                            str(ob["check"]) if "check" in ob else None, withdraws))
         claims = self.expr(node, "claims") if "claims" in node else None
+        due = self.expr(node, "due") if "due" in node else None
         return Move(name, self.cite(node), tuple(params), requires, tuple(observe),  # type: ignore[arg-type]
-                    self.effects(node.get("effects")), node.pos, claims)
+                    self.effects(node.get("effects")), node.pos, claims, due)
 
     def functions(self) -> dict[str, Function]:
         out = {}

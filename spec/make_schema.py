@@ -157,6 +157,9 @@ RULES = {
             "observe": {"type": "array", "items": OBSERVATION},
             "claims": {**EXPR, "description": "A fact about the hidden deal the move asserts (a guess, an "
                        "accusation): solve --hindsight grades it as certain, a gamble or impossible when made."},
+            "due": {**EXPR, "description": "The player the rules oblige to make this move now (none: nobody), "
+                    "e.g. a tile drawn at the end of a turn. A simulated game makes a due move before any "
+                    "other; a log may still leave it out (the checker does not require it)."},
             "effects": {"type": "array", "items": EFFECT}}, ["cite", "effects"])},
         "functions": {"type": "object", "additionalProperties": obj({"args": {"type": "array", "items": ID}, "expr": EXPR, "cite": CITE}, ["args", "expr", "cite"])},
         "scoring": obj({

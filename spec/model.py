@@ -248,6 +248,9 @@ class Move:
     effects: tuple[Effect, ...]
     position: Position | None = None
     claims: Expr | None = None     # a fact about the deal the move asserts (a guess)
+    #: Who the rules oblige to make this move now (a player, or none), read when a game is
+    #: simulated: a log may still leave the move out (a tile drawn), so the checker never requires it.
+    due: Expr | None = None
 
     def param(self, name: str) -> MoveParam | None:
         return next((p for p in self.params if p.name == name), None)
