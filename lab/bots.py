@@ -197,14 +197,19 @@ class InformedBot(Bot):
                 continue  # a claim that is not certain is a gamble: never
             candidates.extend(self._candidates(turn, kind, SCORED_CANDIDATES if lab.kinds[kind].may_score
                                                and lab.scores else CANDIDATES))
-        # a move after which the rules oblige the bot to claim is made only when every
-        # outcome of it makes the claim certain (else it would have to gamble)
-        safe = [play for play in candidates if not self.forces_gamble(turn, play)]
-        candidates = safe or candidates
         if not candidates:
             return self.likeliest_claim(turn)  # nothing else is open: the likeliest claim
         values = [self.value(turn, play) for play in candidates]
-        return candidates[_softmax(values, self.temperature, rng)]
+        # a move after which the rules oblige the bot to claim is made only when every
+        # outcome of it makes the claim certain (else it would have to gamble): drawn
+        # again without it (the same as drawing among the others), unless every move is such
+        left, kept = list(range(len(candidates))), list(range(len(candidates)))
+        while left:
+            i = left[_softmax([values[j] for j in left], self.temperature, rng)]
+            if not self.forces_gamble(turn, candidates[i]):
+                return candidates[i]
+            left.remove(i)
+        return candidates[kept[_softmax(values, self.temperature, rng)]]
 
     def forces_gamble(self, turn: Turn, play: Play) -> bool:
         """Whether, after the move, a claim is due from the bot while some outcome of the move
@@ -215,12 +220,10 @@ class InformedBot(Bot):
             return False
         if view is None or not view.consistent():
             return True
-        info = lab.kinds[play.kind]
-        mover_args = {p.name: play.args[p.name] for p in info.mover if p.name in play.args}
-        outcomes = lab.completions(turn.state, turn.actor, play.kind, mover_args, None, turn.rng) or [play]
+        outcomes = _outcomes(turn, play) or [play]
         seen: set[str] = set()
         for outcome in outcomes:
-            facts = [f for f in lab.machine.observations(turn.state, outcome) if _sees(f, turn.actor)]
+            facts = _seen(turn, outcome)
             key = repr([f.formula for f in facts])
             if key in seen:
                 continue
@@ -293,8 +296,7 @@ class InformedBot(Bot):
         info = lab.kinds[play.kind]
         if view is None or not info.observes or not view.consistent():
             return 0.0
-        mover_args = {p.name: play.args[p.name] for p in info.mover if p.name in play.args}
-        outcomes = lab.completions(turn.state, turn.actor, play.kind, mover_args, None, turn.rng)
+        outcomes = _outcomes(turn, play)
         if len(outcomes) > 64:
             outcomes = turn.rng.sample(outcomes, 64)
         total = view.count()
@@ -302,7 +304,7 @@ class InformedBot(Bot):
             return 0.0
         seen: dict[str, int] = {}
         for outcome in outcomes:
-            facts = [f for f in lab.machine.observations(turn.state, outcome) if _sees(f, turn.actor)]
+            facts = _seen(turn, outcome)
             key = repr([f.formula for f in facts])
             if key in seen:
                 continue
@@ -339,6 +341,26 @@ class InformedBot(Bot):
         except UnknownValues:
             return 0.0
         return (total - sum(before)) / len(solutions)
+
+
+def _outcomes(turn: Turn, play: Play) -> list[Play]:
+    """Every outcome the move may have as far as the rules go (kept for the decision)."""
+    lab = turn.lab
+    info = lab.kinds[play.kind]
+    mover_args = {p.name: play.args[p.name] for p in info.mover if p.name in play.args}
+    key = "outcomes " + play.kind + repr(sorted(mover_args.items()))
+    if key not in turn.cache:
+        turn.cache[key] = lab.completions(turn.state, turn.actor, play.kind, mover_args, None, turn.rng)
+    return list(turn.cache[key])
+
+
+def _seen(turn: Turn, outcome: Play) -> list[Fact]:
+    """The facts a move with these outcomes lets the mover observe (kept for the decision)."""
+    key = "seen " + outcome.kind + repr(sorted(outcome.args.items()))
+    if key not in turn.cache:
+        memo = turn.cache.setdefault("facts", {})
+        turn.cache[key] = turn.lab.seen_facts(turn.state, outcome, turn.actor, memo)
+    return turn.cache[key]
 
 
 def _sees(fact: Fact, player: str) -> bool:

@@ -36,8 +36,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr, Namespace
-from ..spec.facts import Fact
-from ..spec.machine import Machine, Outcome, Play, State, _groups
+from ..spec.facts import Const, Fact, is_formula
+from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
 
 __all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MAX_COMPLETIONS"]
@@ -77,6 +77,8 @@ class KindInfo:
     # the joint requirements and observations by the outcome (index) after which all they read is known
     joint_stages: tuple[tuple[Any, ...], ...] = ()
     obs_stages: tuple[tuple[Any, ...], ...] = ()
+    # every observation with the parameters its condition, fact and viewers read (None: the whole move)
+    obs_reads: tuple[Any, ...] = ()
 
     @property
     def name(self) -> str:
@@ -134,6 +136,11 @@ class Lab:
 
             def stage(hit: frozenset[str]) -> int:
                 return last if "*" in hit else max(order[n] for n in hit)
+
+            def reads(expr: Expr | None) -> tuple[str, ...] | None:
+                """The outcomes an expression reads, in order (None: the whole move)."""
+                hit = attrs(expr) & names
+                return None if "*" in hit else tuple(sorted(hit, key=order.__getitem__))
             single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for req in (*rules.flow.requires, *move.requires):
                 entry = (req.when, req.expr, f"{kind}/{req.id}")
@@ -147,7 +154,7 @@ class Lab:
                     single[next(iter(hit))].append(entry)
                 else:
                     joint.append(entry)
-                    joint_stages[stage(hit)].append(entry)
+                    joint_stages[stage(hit)].append((*entry, reads(req.when), reads(req.expr)))
             obs_mover, obs_joint = [], []
             obs_single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for ob in move.observe:
@@ -159,11 +166,20 @@ class Lab:
                     obs_single[next(iter(hit))].append(entry)
                 else:
                     obs_joint.append(entry)
-                    obs_stages[stage(hit)].append(entry)
+                    obs_stages[stage(hit)].append((*entry, reads(ob.when), reads(ob.fact)))
             info.free, info.bound = tuple(free), tuple(mover + joint + [e for v in single.values() for e in v])
             info.mover_reqs, info.joint_reqs, info.single_reqs = tuple(mover), tuple(joint), single
             info.obs_mover, info.obs_joint, info.obs_single = tuple(obs_mover), tuple(obs_joint), obs_single
             info.joint_stages = tuple(tuple(x) for x in joint_stages)
+            every = {p.name for p in move.params}
+
+            def reads_all(expr: Expr | None) -> tuple[str, ...] | None:
+                if expr is None:
+                    return ()
+                hit = attrs(expr)
+                return None if "*" in hit else tuple(sorted(hit & every))
+            info.obs_reads = tuple((ob, reads_all(ob.when), reads_all(ob.fact), reads_all(ob.seen_by))
+                                   for ob in move.observe)
             info.obs_stages = tuple(tuple(x) for x in obs_stages)
             info.needs_env = any(p.size is not None or p.max is not None for p in info.mover)
             info.equality = frozenset(p.name for p in outcome if p.type == "count"
@@ -448,13 +464,12 @@ class Lab:
         for _n, values in axes:
             total *= len(values)
         combos: Iterable[tuple[Any, ...]]
-        if total > MAX_COMPLETIONS:
-            if total <= MAX_STAGED:
-                combos = self._staged(info, axes, base, env, world)
-            else:
-                r = rng or random.Random(0)
-                picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
-                combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
+        if total > MAX_STAGED:
+            r = rng or random.Random(0)
+            picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
+            combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
+        elif len(axes) > 1 and total > 16:
+            combos = self._staged(info, axes, base, env, world)
         else:
             combos = itertools.product(*(v for _n, v in axes))
         found: list[tuple[tuple[Any, ...], Play]] = []
@@ -477,6 +492,29 @@ class Lab:
         out: list[tuple[Any, ...]] = []
         names = [n for n, _v in axes]
         full = dict(base)
+        memo: dict[tuple[int, tuple[str, ...]], Any] = {}
+        m = self.machine
+
+        def value(expr: Expr, read: tuple[str, ...] | None, where: str, truth: bool) -> Any:
+            """An expression's value, kept by the values of the outcomes it reads."""
+            key = (id(expr), tuple(repr(full[n]) for n in (names if read is None else read)))
+            if key not in memo:
+                env["move"] = Namespace(full)
+                memo[key] = m._truth(expr, env, where) if truth else m._run(expr, env, where)
+            return memo[key]
+
+        def req_ok(entry: tuple[Any, ...]) -> bool:
+            when, expr, where, rw, re_ = entry
+            if when is not None and not value(when, rw, where, True):
+                return True
+            return bool(value(expr, re_, where, True))
+
+        def obs_ok(entry: tuple[Any, ...]) -> bool:
+            when, fact, where, rw, rf = entry
+            if when is not None and not value(when, rw, where, True):
+                return True
+            v = value(fact, rf, where, False)
+            return v if isinstance(v, bool) else bool(v.holds(world))
 
         def go(i: int, chosen: tuple[Any, ...]) -> None:
             if i == len(axes):
@@ -484,14 +522,51 @@ class Lab:
                 return
             for v in axes[i][1]:
                 full[names[i]] = v
-                env["move"] = Namespace(full)
-                if all(self._req_ok(w, e, env, where) for w, e, where in info.joint_stages[i]) and (
-                        world is None or all(self._obs_ok(w, f, env, where, world)
-                                             for w, f, where in info.obs_stages[i])):
+                if all(req_ok(e) for e in info.joint_stages[i]) and (
+                        world is None or all(obs_ok(e) for e in info.obs_stages[i])):
                     go(i + 1, chosen + (v,))
             full[names[i]] = None
 
         go(0, ())
+        return out
+
+    def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
+        """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
+        their text); ``memo`` keeps each condition, fact and viewers by the parameters they
+        read, for moves of one player from one state."""
+        info = self.kinds[play.kind]
+        m = self.machine
+        env = memo.get("env")
+        if env is None:
+            env = memo["env"] = m.env(state, play.actor, {})
+            for name in self._pure:
+                env[name] = _remembered(env[name])
+        args = m._args(info.move, play)
+        where = f"{play.kind} observe"
+
+        def value(expr: Expr, read: tuple[str, ...] | None, truth: bool) -> Any:
+            key = (id(expr), repr(sorted(args.items())) if read is None else tuple(repr(args[n]) for n in read))
+            if key not in memo:
+                env["move"] = Namespace(args)
+                memo[key] = m._truth(expr, env, where) if truth else m._run(expr, env, where)
+            return memo[key]
+
+        out = []
+        for ob, rw, rf, rs in info.obs_reads:
+            if ob.when is not None and not value(ob.when, rw, True):
+                continue
+            viewers = value(ob.seen_by, rs, False)
+            key = ("viewers", id(ob.seen_by), repr(viewers))
+            if key not in memo:
+                memo[key] = _viewers(viewers, state.players, where)
+            seen = memo[key]
+            if seen is not None and viewer not in seen:
+                continue
+            fact = value(ob.fact, rf, False)
+            if isinstance(fact, bool):
+                fact = Const(fact)
+            if is_formula(fact):
+                out.append(Fact(fact, seen))
         return out
 
     def _obs_ok(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
