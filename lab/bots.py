@@ -26,6 +26,7 @@ for the remaining seats: ``random``, ``informed``, ``informed:0.5``
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ SCORED_CANDIDATES = 8
 SCORE_SAMPLES = 6
 #: Rejection-sampling tries per kind before enumerating.
 TRIES = 40
+#: Values of a move's optional choices tried before leaving them out.
+OPTIONAL_TRIES = 64
 #: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
 ENUMERATED = 40
 
@@ -92,15 +95,24 @@ class Bot:
 
 
 def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
-    """The move with these sampled choices completed; when it is not legal, the same move
-    with its optional choices left out (a move that is legal only without them)."""
-    lab = turn.lab
-    play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
-    if play is None:
-        bare = {p.name: args[p.name] for p in lab.kinds[kind].mover if not p.optional and p.name in args}
-        if len(bare) < len(args):
-            play = lab.complete(turn.state, turn.actor, kind, bare, turn.world, turn.rng)
-    return play
+    """The move with these sampled choices completed; when it is not legal and no value of
+    its optional choices would make it legal, the same move with them left out (a move that
+    is legal only without them)."""
+    lab, state, actor = turn.lab, turn.state, turn.actor
+    play = lab.complete(state, actor, kind, args, turn.world, turn.rng)
+    if play is not None:
+        return play
+    optional = [p for p in lab.kinds[kind].mover if p.optional and p.name in args]
+    if not optional:
+        return None
+    bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
+    axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
+    for n, combo in enumerate(itertools.product(*axes)):
+        if n >= OPTIONAL_TRIES:
+            return None
+        if lab.completions(state, actor, kind, {**bare, **dict(combo)}, None, turn.rng):
+            return None  # a value fits: not this way
+    return lab.complete(state, actor, kind, bare, turn.world, turn.rng)
 
 
 def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
