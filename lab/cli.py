@@ -161,7 +161,7 @@ def simulate_text(result: Any) -> str:
              f"moves per game   {_ci(s['moves'])}   median {s['moves']['median']}, {s['moves']['min']}–{s['moves']['max']}",
              f"rounds per game  {_ci(s['rounds'])}"]
     if s.get("redrawn"):
-        lines.append(f"games drawn again because their opening left only claims open: {s['redrawn']}")
+        lines.append(f"games played again with another first player (their opening left only claims open): {s['redrawn']}")
     lines += ["", "how games end:"]
     for label, d in s["ends"].items():
         lines.append(f"  {_rate(d)}  {label}")

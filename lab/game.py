@@ -6,8 +6,8 @@ bots' choices, the outcomes filled in.  A game is therefore the same
 whoever plays it, in whichever process, in whichever order.
 
 The seats are named ``P1``, ``P2``...; ``P1`` moves first (the rule file's
-``flow: start:`` may say otherwise), unless the game is drawn again (see
-:func:`play_game`); seat numbers in the record count from the first player.  The record keeps plain data only
+``flow: start:`` may say otherwise), unless the game is played again with
+another first player (see :func:`play_game`); seat numbers in the record count from the first player.  The record keeps plain data only
 (it crosses process boundaries).
 """
 
@@ -56,7 +56,7 @@ class GameRecord:
     determined: dict[str, int | None]  # viewpoint -> moves after which the solution was known
     log: str | None = None
     kinds: dict[str, int] = field(default_factory=dict)  # moves made, by kind
-    redrawn: int = 0                 # times the opening was drawn again (see play_game)
+    redrawn: int = 0                 # times the game was played again with another first player (see play_game)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -84,9 +84,10 @@ def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: i
     """Play one game to its end (or ``max_moves``); ``track``: follow when the solution is known.
 
     The first player is ``P1``.  When the opening leaves no move open to
-    anyone (the rules tie the first player to a chance outcome of the
-    opening, say), the game is drawn again from another stream with the
-    next player first, up to once per player; the record says how often.
+    anyone but claims (the rules tie the first player to a chance outcome of
+    the opening, say), the game is played again from the same stream (the
+    same deal, the same opening) with the next player first, up to once per
+    player; the record says how often.
     """
     n = len(bots)
     for attempt in range(n):
@@ -96,7 +97,7 @@ def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: i
     return rec
 
 
-#: A game stuck within this many moves per player was stuck by its opening (and is drawn again).
+#: A game stuck within this many moves per player was stuck by its opening (and is played again).
 OPENING = 3
 
 
@@ -156,7 +157,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 open_ = lab.actors(state)
                 if attempt < n - 1 and len(plays) <= OPENING * n and \
                         not any(not lab.kinds[k].claims for ks in open_.values() for k in ks):
-                    end = STUCK  # the opening left nothing but claims open: drawn again
+                    end = STUCK  # the opening left nothing but claims open: played again
                     break
             actor = lab.mover(state, open_, rng)
             if actor is None:
