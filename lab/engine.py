@@ -120,6 +120,8 @@ class Lab:
         # depends on its arguments alone (kept while the outcomes of one move are tried)
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name})))
         self.kinds: dict[str, KindInfo] = {}
+        self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
+        self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
         for kind, move in rules.moves.items():
             params = [p for p in move.params if p.type != "token_reveals"]
             outcome = tuple(p for p in params if decided_by(p) == "outcome")
@@ -180,6 +182,11 @@ class Lab:
                 return None if "*" in hit else tuple(sorted(hit & every))
             info.obs_reads = tuple((ob, reads_all(ob.when), reads_all(ob.fact), reads_all(ob.seen_by))
                                    for ob in move.observe)
+            for entries in single.values():
+                for w, e, _where in entries:
+                    both = (reads_all(w) or ()) + (reads_all(e) or ()) if None not in (reads_all(w), reads_all(e)) \
+                        else None
+                    self._reads[(id(w), id(e))] = None if both is None else tuple(sorted(set(both)))
             info.obs_stages = tuple(tuple(x) for x in obs_stages)
             info.needs_env = any(p.size is not None or p.max is not None for p in info.mover)
             info.equality = frozenset(p.name for p in outcome if p.type == "count"
@@ -452,10 +459,11 @@ class Lab:
                 values = values + [None]
             kept = []
             for v in values:
-                env["move"] = Namespace({**base, p.name: v})
-                if all(self._req_ok(w, e, env, where) for w, e, where in info.single_reqs[p.name]) and (
-                        world is None or all(self._obs_ok(w, f, env, where, world)
-                                             for w, f, where in info.obs_single[p.name])):
+                full = {**base, p.name: v}
+                env["move"] = Namespace(full)
+                if all(self._single_ok(state, actor, w, e, where, full, env) for w, e, where in info.single_reqs[p.name]) \
+                        and (world is None or all(self._obs_ok(w, f, env, where, world)
+                                                  for w, f, where in info.obs_single[p.name])):
                     kept.append(v)
             if not kept:
                 return []
@@ -484,6 +492,23 @@ class Lab:
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return _maximal(found)
+
+    def _single_ok(self, state: State, actor: str, when: Expr | None, expr: Expr, where: str,
+                   full: Mapping[str, Any], env: Mapping[str, Any]) -> bool:
+        """A requirement that reads one outcome, its value kept for this state and player by
+        the values of the parameters it reads."""
+        reads = self._reads.get((id(when), id(expr)))
+        if reads is None:
+            return self._req_ok(when, expr, env, where)
+        kept_state, kept_actor, memo = self._kept
+        if kept_state is not state or kept_actor != actor:
+            memo = {}
+            self._kept = (state, actor, memo)
+        key = (id(when), id(expr), tuple(repr(full.get(n)) for n in reads))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._req_ok(when, expr, env, where)
+        return found
 
     def _staged(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
                 env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[Any, ...]]:
