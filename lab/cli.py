@@ -37,10 +37,12 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("--bots", default="random", metavar="SPEC",
                    help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
                         "informed, informed:TEMPERATURE (default: random)")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="the seed: one seed gives the same results on any number of workers (default 0)")
     p.add_argument("--max-moves", type=int, default=500, metavar="M", help="a game longer than this is cut")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes (or Dask workers)")
-    p.add_argument("--executor", choices=("local", "dask"), default="local")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local processes (default) or a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler (with --executor dask)")
     p.add_argument("--plots", metavar="DIR", help="write the plots (PNG and SVG) into this folder")
     p.add_argument("--logs", metavar="DIR", help="write the sampled games' logs into this folder")
@@ -53,21 +55,36 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
 
 
 def add_commands(sub: Any) -> None:
-    sim = sub.add_parser("simulate", help="bots play N games of a rule set: lengths, ends, wins, scores")
+    from ..checker.cli import _sub
+
+    sim = _sub(sub, "simulate", "bots play N games of a rule set: lengths, ends, wins, scores",
+               "Bots play N complete games through the state machine; the report gives each figure with "
+               "its 95 % interval, and the first games are written as logs and checked.",
+               ["ruleslawyer simulate {game} --games 200 --seed 1",
+                "ruleslawyer simulate {game} --bots informed:0 --games 20 --format json"])
     _run_options(sim)
-    sim.add_argument("--format", choices=("text", "json"), default="text")
-    cmp_ = sub.add_parser("compare", help="a rule set and a house variant on the same seeds, with intervals")
+    sim.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    cmp_ = _sub(sub, "compare", "a rule set and a house variant on the same seeds, with intervals",
+                "A (the rules with their --house overlays) and B (A with the --with overlays) on the same "
+                "seeds and bots: each figure's difference B - A with its 95 % interval.",
+                ["ruleslawyer compare {game} --with X.yaml --games 200 --plots lab-demo",
+                 "ruleslawyer compare {game} --with X.yaml --games 100 --report report.md"])
     _run_options(cmp_, compare=True)
-    cmp_.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
+    cmp_.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
+                      help="text (default), json, markdown or html")
     cmp_.add_argument("--report", metavar="FILE", help="write a markdown (.md) or HTML (.html) report embedding the plots")
-    prove = sub.add_parser("prove", help="check properties over every reachable state up to a depth")
-    prove.add_argument("rules", metavar="RULES")
-    prove.add_argument("--variant")
-    prove.add_argument("--house", action="append", default=[], metavar="FILE")
+    prove = _sub(sub, "prove", "check properties over every reachable state up to a depth",
+                 "Properties written in the rule language, checked over every state reachable within the "
+                 "depth; a violation is printed as a log that check replays.",
+                 ["ruleslawyer prove {game} --property properties.yaml --depth 3",
+                  "ruleslawyer prove {game} --property p.yaml --counterexample c.yaml"])
+    prove.add_argument("rules", metavar="RULES", help="a bundled rule set or a rule file")
+    prove.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
+    prove.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
     prove.add_argument("--property", required=True, metavar="FILE", help="a YAML file of properties")
     prove.add_argument("--depth", type=int, metavar="N", help="moves explored from the start (default: the file's)")
     prove.add_argument("--counterexample", metavar="FILE", help="write the first counterexample's log here")
-    prove.add_argument("--format", choices=("text", "json"), default="text")
+    prove.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 
 
 def _arg_error(option: str, message: str, column: int = 0) -> DiagnosticError:
