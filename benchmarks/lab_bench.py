@@ -50,7 +50,8 @@ BASELINE = "e20a941"
 def baseline_machine(rev: str):
     """The spec package of ``rev`` as a package of its own (None when git cannot give it)."""
     try:
-        data = subprocess.run(["git", "archive", rev, "spec"], cwd=ROOT, capture_output=True, check=True).stdout
+        data = subprocess.run(["git", "archive", rev, "spec", "rules"], cwd=ROOT, capture_output=True,
+                              check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     folder = Path(tempfile.mkdtemp(prefix="rl-baseline-"))
@@ -62,7 +63,7 @@ def baseline_machine(rev: str):
     sys.path.insert(0, str(folder))
     loader = importlib.import_module("rl_baseline.spec.loader")
     machine = importlib.import_module("rl_baseline.spec.machine")
-    return loader, machine
+    return loader, machine, pkg / "rules"
 
 
 def simulate_random(variant: str, games: int, bots: str) -> tuple[int, float, list]:
@@ -129,11 +130,15 @@ def main(argv=None) -> None:
     print(f"   replay check+apply, this tree:    {now:,.0f} moves/s")
     base = baseline_machine(args.baseline)
     if base is not None:
-        loader, machine = base
-        old = replay_rate(machine.Machine(loader.load_rules("lady-alice", variant="4p")), recorded, players,
-                          machine.Play)
-        print(f"   replay check+apply, {args.baseline}:  {old:,.0f} moves/s   (this tree / baseline: {now / old:.2f}x;"
-              f" simulate / baseline replay: {moves / dt / old:.2f}x)")
+        loader, machine, rules_then = base
+        try:  # the baseline's code with the rule file of its own time (today's may use newer names)
+            old_rules = loader.load_rules(str(rules_then / "lady-alice.yaml"), variant="4p")
+        except Exception as exc:  # noqa: BLE001 - a baseline that cannot read its rules is reported, not fatal
+            print(f"   (baseline {args.baseline} cannot load its rules: {str(exc).splitlines()[0]})")
+        else:
+            old = replay_rate(machine.Machine(old_rules), recorded, players, machine.Play)
+            print(f"   replay check+apply, {args.baseline}:  {old:,.0f} moves/s   (this tree / baseline: "
+                  f"{now / old:.2f}x; simulate / baseline replay: {moves / dt / old:.2f}x)")
     else:
         print("   (no baseline: git archive failed)")
 

@@ -106,13 +106,16 @@ def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
     if not optional:
         return None
     bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
+    play = lab.complete(state, actor, kind, bare, turn.world, turn.rng)
+    if play is None:
+        return None
     axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
     for n, combo in enumerate(itertools.product(*axes)):
         if n >= OPTIONAL_TRIES:
             return None
         if lab.completions(state, actor, kind, {**bare, **dict(combo)}, None, turn.rng):
             return None  # a value fits: not this way
-    return lab.complete(state, actor, kind, bare, turn.world, turn.rng)
+    return play
 
 
 def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:

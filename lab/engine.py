@@ -476,7 +476,7 @@ class Lab:
             r = rng or random.Random(0)
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
-        elif len(axes) > 1 and total > 16:
+        elif len(axes) > 1 and total > MAX_COMPLETIONS:
             combos = self._staged(info, axes, base, env, world)
         else:
             combos = itertools.product(*(v for _n, v in axes))
