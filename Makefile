@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -24,6 +24,15 @@ demo: $(STAMP)
 	$(BIN)/ruleslawyer check examples/perfect-alibi/clean-4p.yaml examples/perfect-alibi/rulebook-rival.yaml
 	-$(BIN)/ruleslawyer check examples/perfect-alibi/violations/PA310.yaml
 	$(BIN)/ruleslawyer solve examples/perfect-alibi/clean-4p.yaml --as Blue --at 30 --hindsight
+	@echo "--- the variant lab: a house rule against its base, same seeds and bots (plots in lab-demo/):"
+	$(BIN)/ruleslawyer compare lady-alice --variant 3p --with two-counters --games 40 --seed 1 \
+		--bots random:accuse=0.05 --max-moves 200 --plots lab-demo --report lab-demo/report.md
+	@echo "--- Perfect Alibi simulated with its Rival variant (tiles drawn, questions answered, lies told):"
+	$(BIN)/ruleslawyer simulate perfect-alibi --variant 3p --house rival --games 20 --seed 1 \
+		--bots 'random:guess=0.02;accuse=0.02' --max-moves 200
+	@echo "--- a deliberately flawed overlay refuted by prove (exit status 1 expected):"
+	-$(BIN)/ruleslawyer prove lady-alice --house examples/lady-alice/lab/short-of-cards.yaml \
+		--property examples/lady-alice/lab/properties.yaml --depth 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -34,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/alibi_check_bench.py
 	$(BIN)/python benchmarks/alibi_solve_bench.py
 	$(BIN)/python benchmarks/dp_bench.py
+	$(BIN)/python benchmarks/lab_bench.py
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/regenerate.py
@@ -43,4 +53,4 @@ citations: $(STAMP)
 	$(BIN)/python -m ruleslawyer.checker.citations
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info lab-demo

@@ -226,8 +226,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for a new log: house-rule overlays (e.g. --house no-repeat)")
     for p in (solve, show, report, play):
         _allow_path(p)
+    for plugin in _plugins():
+        plugin.add_commands(sub)
     _name_examples(top, _example_game())
     return top
+
+
+def _plugins() -> list[Any]:
+    """Command sets installed beside the checker (entry points ``ruleslawyer.commands``):
+    each module has ``add_commands(subparsers)`` and ``HANDLERS`` (command -> handler)."""
+    from importlib.metadata import entry_points
+
+    found = []
+    for ep in sorted(entry_points(group="ruleslawyer.commands"), key=lambda e: e.name):
+        found.append(ep.load())
+    return found
 
 
 def _allow_path(parser: argparse.ArgumentParser) -> None:
@@ -256,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "rules": _rules, "check": _check, "explain": _explain, "solve": _solve, "schema": _schema,
         "show": _show, "report": _report, "play": _play,
     }
+    for plugin in _plugins():
+        handlers.update(plugin.HANDLERS)
     try:
         return handlers[args.command](args)
     except DiagnosticError as exc:

@@ -78,6 +78,13 @@ def _named(rules: Ruleset, value: Any) -> Any:
     return value
 
 
+def _held(rules: Ruleset, held: Any) -> Any:
+    """What a zone record holds, by printed names: per player, or the zone's card(s)."""
+    if isinstance(held, Mapping):
+        return {p: _named(rules, c) for p, c in held.items()}
+    return _named(rules, held)
+
+
 def _key(rules: Ruleset, section: str, kind: str, zone: str | None = None) -> str | None:
     """The log key the rules declare for a kind of record (None when they declare none)."""
     return next((r.key for r in rules.records if r.section == section and r.kind == kind
@@ -88,11 +95,14 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
                rules_ref: str | None = None, variant: str | None = None, house: Sequence[str] = (),
                title: str | None = None, private_zones: Mapping[str, Mapping[str, Any]] | None = None,
                private_tokens: Mapping[str, Sequence[int | None]] | None = None,
-               end: EndSection | None = None) -> str:
+               end: EndSection | None = None, setup: Mapping[str, Any] | None = None) -> str:
     """The log of a game as YAML text.
 
-    ``private_zones``: zone family -> player -> card (or list of cards) they hold;
-    ``private_tokens``: player -> token values in the order placed.
+    ``private_zones``: zone family -> player -> card (or list of cards) they
+    hold, or, for a zone nobody owns, its card (or list of cards);
+    ``private_tokens``: player -> token values in the order placed;
+    ``setup``: record key of the rules' ``setup:`` -> its value (player ->
+    item, or the cards of a public zone).
     """
     lines = []
     if title:
@@ -105,8 +115,10 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
     lines.append(f"players: {_flow(list(players))}")
     if first and first != players[0]:
         lines.append(f"first: {scalar(first)}")
-    private = [(_key(rules, "private", "zone", z), {p: _named(rules, c) for p, c in held.items()})
-               for z, held in (private_zones or {}).items()]
+    if setup:
+        lines.append("setup:")
+        lines.extend(f"  {scalar(k)}: {_flow(_held(rules, v))}" for k, v in setup.items())
+    private = [(_key(rules, "private", "zone", z), _held(rules, held)) for z, held in (private_zones or {}).items()]
     if private_tokens:
         private.append((_key(rules, "private", "token_values"), {p: list(v) for p, v in private_tokens.items()}))
     private = [(k, v) for k, v in private if k is not None and v]
@@ -120,7 +132,7 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
         for z, held in end.zones.items():
             key = _key(rules, "end", "zone", z)
             if key and held:
-                lines.append(f"  {key}: {_flow({p: _named(rules, c) for p, c in held.items()})}")
+                lines.append(f"  {key}: {_flow(_held(rules, held))}")
         key = _key(rules, "end", "tokens_shown")
         if end.tokens and key:
             lines.append(f"  {key}:")

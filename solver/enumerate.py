@@ -41,7 +41,7 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, reduce
 from math import comb, prod
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -377,6 +377,17 @@ class ProjectedKnowledge:
         flags = np.unpackbits(self.mask.view(np.uint8), bitorder="little")
         return [self.space.decode(slot) for slot in np.flatnonzero(flags)]
 
+    def sample_solutions(self, n: int, rng: Any) -> list[frozenset[str]]:
+        """``n`` solutions drawn (with replacement) by their chance given the facts;
+        ``rng`` is a :class:`random.Random` (the draw depends on it alone)."""
+        if not self.consistent():
+            return []
+        flags = np.unpackbits(self.mask.view(np.uint8), bitorder="little")
+        slots = np.flatnonzero(flags)
+        block = np.searchsorted(self.space.block_start * _WORD, slots, side="right") - 1
+        weights = self.space.set_weight[block].tolist()
+        return [self.space.decode(int(s)) for s in rng.choices(slots.tolist(), weights, k=n)]
+
 
 # -- full mode ------------------------------------------------------------------------
 
@@ -645,3 +656,11 @@ class FullKnowledge:
         if self._count == 0:
             return []
         return None if len(self._solutions) > limit else list(self._solutions)
+
+    def sample_solutions(self, n: int, rng: Any) -> list[frozenset[str]]:
+        """``n`` solutions of deals drawn (with replacement) by their chance given the facts."""
+        if self._count == 0:
+            return []
+        worlds = np.flatnonzero(self.mask)
+        picked = rng.choices(worlds.tolist(), self._weights[worlds].tolist(), k=n)
+        return [self.space.decode(int(w)) for w in picked]

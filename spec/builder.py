@@ -310,7 +310,8 @@ class Builder:
                 str(p["distinct"]) if "distinct" in p else None, bool(p.get("optional", False)),
                 p.get("code"), self.cite(p), components=components,
                 one_component=bool(p.get("one_component", False)),
-                values=tuple(p.get("values") or ()), default=p.get("default"), unknown=bool(p.get("unknown", False))))
+                values=tuple(p.get("values") or ()), default=p.get("default"), unknown=bool(p.get("unknown", False)),
+                decided_by=p.get("decided_by")))
         requires = tuple(r for r in (self.require(r) for r in node.get("requires", [])) if r)
         observe = []
         for ob in node.get("observe") or []:
@@ -325,8 +326,9 @@ class Builder:
                 observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos,  # type: ignore[arg-type]
                                            str(ob["check"]) if "check" in ob else None, withdraws))
         claims = self.expr(node, "claims") if "claims" in node else None
+        due = self.expr(node, "due") if "due" in node else None
         return Move(name, self.cite(node), tuple(params), requires, tuple(observe),  # type: ignore[arg-type]
-                    self.effects(node.get("effects")), node.pos, claims)
+                    self.effects(node.get("effects")), node.pos, claims, due)
 
     def functions(self) -> dict[str, Function]:
         out = {}

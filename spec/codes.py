@@ -85,6 +85,18 @@ _CODES.append(CodeInfo(
     "may enumerate (the message names the size and the limit), for a house rule that makes the hidden deal "
     "too big.", ""))
 _CODES.append(CodeInfo(
+    "RL170", "lab", "A variant-lab command given something it cannot use: a bot specification that names "
+    "an unknown bot or move, or a weight or temperature that is not a number from 0 up; a number of games, "
+    "moves, workers or a depth out of range.", "ruleslawyer simulate RULES --games 10 --bots randomm"))
+_CODES.append(CodeInfo(
+    "RL171", "lab", "A property file for 'prove' that cannot be used: not YAML, an unknown key, a property "
+    "without an id or without a condition, an expression that does not compile or names a move the rules "
+    "do not have.", "properties:\n  - id: p1\n    invariant: \"vars.nothing >=\""))
+_CODES.append(CodeInfo(
+    "RL172", "lab", "The chosen executor cannot run: Dask distributed is not installed (pip install "
+    "'ruleslawyer[cluster]') or no scheduler answers at the address given.",
+    "ruleslawyer simulate RULES --games 10 --executor dask --scheduler tcp://127.0.0.1:1"))
+_CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
 

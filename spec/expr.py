@@ -32,7 +32,7 @@ from .diagnostics import Diagnostic, DiagnosticError, Position
 from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
-__all__ = ["Expr", "compile_expr", "Namespace", "ExprError", "LimitError", "expr_error_of", "charge",
+__all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
            "FUNCTIONS", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
@@ -88,6 +88,34 @@ class Namespace(Mapping[str, Any]):
         return f"Namespace({self._data!r})"
 
 
+class Scope(dict):
+    """Names bound over an environment without copying it (a comprehension's
+    variable, a rule function's arguments).  Reads fall through to the parent;
+    its length is both together, as a copy's would be (the budget charges it).
+    """
+
+    __slots__ = ("parent",)
+
+    def __init__(self, parent: Mapping[str, Any], items: Any = ()):
+        super().__init__(items)
+        self.parent = parent
+
+    def __missing__(self, key: str) -> Any:
+        return self.parent[key]
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self.parent
+
+    def __len__(self) -> int:
+        return dict.__len__(self) + len(self.parent)
+
+
 def _count(items: Any, *cards: Any) -> Any:
     """``count(items)``: how many are true; ``count(zones, cards)``: how many of the
     cards lie in the zones (a count of hidden cards, see :mod:`spec.facts`)."""
@@ -141,7 +169,16 @@ def _charge(n: int) -> None:
 charge = _charge
 
 
+_SIZED = frozenset({list, tuple, str, frozenset, set, dict, range})
+_UNSIZED = frozenset({int, bool, type(None)})
+
+
 def _size(value: Any) -> int:
+    kind = type(value)
+    if kind in _UNSIZED:
+        return 0
+    if kind in _SIZED:
+        return len(value)
     return len(value) if isinstance(value, (list, tuple, str, frozenset, set, dict, range)) else 0
 
 
@@ -218,6 +255,11 @@ def _truth(value: Any) -> bool:
 
 
 def _attr(value: Any, name: str) -> Any:
+    if type(value) is Namespace:  # the usual case: params., options., vars., move.
+        try:
+            return value._data[name]
+        except KeyError:
+            raise ExprError(f"no field '{name}'") from None
     if name.startswith("_"):
         raise ExprError(f"no attribute '{name}'")
     if isinstance(value, Mapping):
@@ -455,7 +497,9 @@ class _Compiler:
 
             def run1(env: Env) -> Any:
                 a, b = first(env), right0(env)
-                _charge(_size(a) + _size(b))  # comparing or searching lists walks them
+                n = (0 if type(a) in _UNSIZED else _size(a)) + (0 if type(b) in _UNSIZED else _size(b))
+                if n:
+                    _charge(n)  # comparing or searching lists walks them
                 return fn0(a, b)
             return run1
 
@@ -500,7 +544,13 @@ class _Compiler:
         builtin = FUNCTIONS.get(fname)
 
         def run(env: Env) -> Any:
-            fn = env.get(fname, builtin) if builtin is None else builtin
+            if builtin is None:
+                try:
+                    fn = env[fname]
+                except KeyError:
+                    fn = None
+            else:
+                fn = builtin
             if fn is None or not callable(fn):
                 raise ExprError(f"unknown function '{fname}'")
             values = [a(env) for a in args]
@@ -550,7 +600,7 @@ class _Compiler:
         elt = self.compile(node.elt, inner)
 
         def items(env: Env) -> Iterable[Any]:
-            scope = dict(env)
+            scope = Scope(env)
             for item in iterable(env):
                 _charge(1)
                 scope[var] = item

@@ -24,9 +24,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .deal import build_deal, zone_functions
 from .dealmodel import Deal
 from .env import static_env
-from .expr import Expr, ExprError, Namespace
+from .expr import Expr, ExprError, Namespace, Scope
 from .facts import Const, Fact, is_formula
-from .model import CHOICE_TYPES, UNKNOWN, Effect, Move, MoveParam, Observation, Ruleset
+from .model import CHOICE_TYPES, UNKNOWN, Effect, decided_by, Move, MoveParam, Observation, Ruleset
 
 __all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "RuleError", "MALFORMED",
            "CHOICE_TYPES", "EVERYONE", "Seen", "UNKNOWN"]
@@ -114,6 +114,7 @@ class Outcome:
     state: State
     violations: list[Violation]
     revealed: list[Token] = field(default_factory=list)
+    ended_by: Effect | None = None  # the ``end`` effect that ended the game, if one did
 
 
 class Machine:
@@ -131,6 +132,14 @@ class Machine:
         self._bases: dict[tuple[str, ...], dict[str, Any]] = {}
         self._deals: dict[tuple[str, ...], Deal] = {}
         self._reads = _move_reads(rules)
+        # Requirement conditions that read only the rule set's constants
+        # (params, options, components): their value is kept once computed.
+        static = set(self.static)
+        self._foldable = {id(e) for m in rules.moves.values() for r in (*rules.flow.requires, *m.requires)
+                          for e in (r.when, r.expr) if e is not None and e.names <= static}
+        self._foldable |= {id(e.arg) for m in rules.moves.values() for e in _whens(m.effects)
+                           if e.arg.names <= static}
+        self._folded: dict[int, bool] = {}
 
     def reads(self, expr: Expr | None) -> frozenset[str]:
         """The move parameters an expression reads, itself or through the rule file's functions."""
@@ -170,20 +179,9 @@ class Machine:
         :meth:`_refresh` updates the rest after each effect.
         """
         players = state.players
-
-        def next_active(player: str, step: int = 1) -> str:
-            if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
-                raise ExprError(f"next_active({player!r}, {step!r}): a player and a step of +1 or -1")
-            i = players.index(player)
-            for k in range(1, len(players) + 1):
-                cand = players[(i + k * step) % len(players)]
-                if cand not in state.out:
-                    return cand
-            return player
-
         env = dict(self._base(players))
         env.update({"actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
-                    "move": Namespace(move or {}), "next_active": next_active,
+                    "move": Namespace(move or {}), "next_active": self._next_active(state),
                     "setup": Namespace({k: dict(v) for k, v in state.setup.items()}),
                     "move_number": state.played + 1})
         if self.rules.tokens is not None:
@@ -195,6 +193,21 @@ class Machine:
         for fn in self.rules.functions.values():
             env[fn.name] = _bind(fn.expr, fn.args, env)
         return env
+
+    @staticmethod
+    def _next_active(state: State) -> Callable[..., str]:
+        players = state.players
+
+        def next_active(player: str, step: int = 1) -> str:
+            if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
+                raise ExprError(f"next_active({player!r}, {step!r}): a player and a step of +1 or -1")
+            i = players.index(player)
+            for k in range(1, len(players) + 1):
+                cand = players[(i + k * step) % len(players)]
+                if cand not in state.out:
+                    return cand
+            return player
+        return next_active
 
     def _refresh(self, env: dict[str, Any], state: State) -> None:
         """The names whose values are snapshots of the state."""
@@ -233,19 +246,34 @@ class Machine:
             return [Violation("RL128", f"unknown move '{play.kind}'", play.kind)]
         if play.actor not in state.players:
             return [Violation(MALFORMED, f"'{play.actor}' is not a player", move.name)]
+        return self._check(state, play, move)[0]
+
+    def _check(self, state: State, play: Play, move: Move) -> tuple[list[Violation], dict[str, Any]]:
+        """:meth:`check` of a known move and player, with the environment it built."""
         env = self.env(state, play.actor, self._args(move, play))
         missing = self.missing_of(move, play)
         out = self._check_params(move, play, env, missing)
         if any(v.code == MALFORMED for v in out):
-            return out
+            return out, env
         for req in (*self.rules.flow.requires, *move.requires):
             if missing and missing & (self.reads(req.when) | self.reads(req.expr)):
                 continue  # reads a parameter the move lacks (reported above)
-            if req.when is not None and not self._truth(req.when, env, f"{move.name}/{req.id}"):
+            if req.when is not None and not self._holds(req.when, env, move, req):
                 continue
-            if not self._truth(req.expr, env, f"{move.name}/{req.id}"):
+            if not self._holds(req.expr, env, move, req):
                 out.append(Violation(req.code, req.message.render(env), f"{move.name}/{req.id}", req.cite))
-        return out
+        return out, env
+
+    def _holds(self, expr: Expr, env: Mapping[str, Any], move: Move, req: Any) -> bool:
+        """A requirement's condition, folded once per rule set when it reads only constants."""
+        key = id(expr)
+        folded = self._folded.get(key)
+        if folded is not None:
+            return folded
+        value = self._truth(expr, env, f"{move.name}/{req.id}")
+        if key in self._foldable:
+            self._folded[key] = value
+        return value
 
     def _truth(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
         value = self._run(expr, env, where)
@@ -364,13 +392,21 @@ class Machine:
         return not self.check(state, play)
 
     # -- next state ------------------------------------------------------------
-    def play(self, state: State, play: Play) -> Outcome:
-        """Apply a move as played (legal or not) and list what it breaks."""
-        violations = self.check(state, play)
+    def play(self, state: State, play: Play, legal: bool = False) -> Outcome:
+        """Apply a move as played (legal or not) and list what it breaks.
+
+        ``legal=True``: the caller has just checked the move in this state
+        (a simulation); it is applied without checking it again.
+        """
         move = self.rules.moves.get(play.kind)
+        if move is None or play.actor not in state.players:
+            new = state.copy()
+            new.played += 1
+            return Outcome(new, self.check(state, play))
+        violations = [] if legal else self._check(state, play, move)[0]
         new = state.copy()
         outcome = Outcome(new, violations)
-        if move is None or any(v.code == MALFORMED for v in violations) or self.missing_of(move, play):
+        if any(v.code == MALFORMED for v in violations) or self.missing_of(move, play):
             new.played += 1
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
@@ -389,7 +425,13 @@ class Machine:
                 env: dict[str, Any]) -> None:
         where = f"{play.kind} effect {eff.verb}"
         if eff.verb == "when":
-            branch = eff.then if self._truth(eff.arg, env, where) else eff.otherwise
+            key = id(eff.arg)
+            truth = self._folded.get(key)
+            if truth is None:
+                truth = self._truth(eff.arg, env, where)
+                if key in self._foldable:
+                    self._folded[key] = truth
+            branch = eff.then if truth else eff.otherwise
             self._effects(branch, s, play, args, out, env)
         elif eff.verb == "set":
             values = {name: self._run(e, env, where) for name, e in eff.arg}
@@ -415,6 +457,7 @@ class Machine:
             s.turn = self._run(eff.arg, env, where)
         elif eff.verb == "end":
             s.ended = True
+            out.ended_by = eff
 
 
     def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
@@ -632,9 +675,18 @@ def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
     return out
 
 
+def _whens(effects: Iterable[Effect]) -> Iterator[Effect]:
+    """Every ``when`` effect, nested ones too."""
+    for eff in effects:
+        if eff.verb == "when":
+            yield eff
+            yield from _whens(eff.then)
+            yield from _whens(eff.otherwise)
+
+
 def _is_choice(p: MoveParam) -> bool:
     """A parameter the player chooses (a list without a size records the table's choice)."""
-    return p.type in CHOICE_TYPES and not (p.type == "items" and p.size is None)
+    return decided_by(p) == "mover"
 
 
 def _groups(rules: Ruleset, items: list[str], attr: str) -> list[list[str]]:
@@ -682,5 +734,5 @@ def _bind(expr: Expr, names: tuple[str, ...], env: dict[str, Any]) -> Callable[.
     def call(*args: Any) -> Any:
         if len(args) != len(names):
             raise ExprError(f"expected {len(names)} argument(s), got {len(args)}")
-        return expr.run({**env, **dict(zip(names, args))})
+        return expr.run(Scope(env, zip(names, args)))
     return call

@@ -55,7 +55,12 @@ MOVE_PARAM = obj({
     "unknown": {"type": "boolean", "description": "An item parameter may be recorded as ? (there, not known which)."},
     "size": EXPR, "max": EXPR,
     "distinct": {**ID, "description": "An attribute no two of the items may share."},
-    "optional": {"type": "boolean"}, "code": CODE, "cite": CITE}, ["type"])
+    "optional": {"type": "boolean"}, "code": CODE, "cite": CITE,
+    "decided_by": {"enum": ["mover", "outcome"],
+                   "description": "Who decides the value in a simulated game: the player making the move "
+                                  "(mover), or the hidden deal and the other players' obligations (outcome: "
+                                  "a count, an answer, a card shown). Default: outcome for count, "
+                                  "token_reveals and items without a size, mover otherwise."}}, ["type"])
 EFFECT = {"$ref": "#/$defs/effect"}
 EFFECT_VERBS = ("set", "add", "remove", "eliminate", "place_token", "reveal_tokens", "phase", "turn", "end", "when")
 EFFECT_DEF = {
@@ -152,6 +157,9 @@ RULES = {
             "observe": {"type": "array", "items": OBSERVATION},
             "claims": {**EXPR, "description": "A fact about the hidden deal the move asserts (a guess, an "
                        "accusation): solve --hindsight grades it as certain, a gamble or impossible when made."},
+            "due": {**EXPR, "description": "The player the rules oblige to make this move now (none: nobody), "
+                    "e.g. a tile drawn at the end of a turn. A simulated game makes a due move before any "
+                    "other; a log may still leave it out (the checker does not require it)."},
             "effects": {"type": "array", "items": EFFECT}}, ["cite", "effects"])},
         "functions": {"type": "object", "additionalProperties": obj({"args": {"type": "array", "items": ID}, "expr": EXPR, "cite": CITE}, ["args", "expr", "cite"])},
         "scoring": obj({

@@ -126,6 +126,17 @@ class Option:
     set_by: str
 
 
+def decided_by(p: "MoveParam") -> str:
+    """Who decides a parameter in a simulated game: its ``decided_by:``, else by
+    type — ``outcome`` for a count, token reveals and a list without a size
+    (what the table observed, or the table's choice), ``mover`` otherwise."""
+    if p.decided_by is not None:
+        return p.decided_by
+    if p.type not in CHOICE_TYPES or (p.type == "items" and p.size is None):
+        return "outcome"
+    return "mover"
+
+
 @dataclass(frozen=True)
 class Require:
     id: str
@@ -164,6 +175,8 @@ class _Unknown:
 
 #: The one unknown item (see :class:`_Unknown`); a log writes it ``?``.
 UNKNOWN = _Unknown()
+#: Who decides a parameter's value in a simulated game (a move's ``decided_by:``).
+DECIDERS = ("mover", "outcome")
 
 
 @dataclass(frozen=True)
@@ -192,6 +205,11 @@ class MoveParam:
     values: tuple[Any, ...] = ()       # the values of a choice
     default: Any = None                # an absent choice or flag
     unknown: bool = False              # an item may be recorded as unknown ("?")
+    #: Who decides the value when a game is simulated: ``mover`` (the player
+    #: making the move chooses it) or ``outcome`` (the hidden deal and the
+    #: other players' obligations decide it: a count, an answer, a card
+    #: shown).  None: by type (see :func:`decided_by`).
+    decided_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -230,6 +248,9 @@ class Move:
     effects: tuple[Effect, ...]
     position: Position | None = None
     claims: Expr | None = None     # a fact about the deal the move asserts (a guess)
+    #: Who the rules oblige to make this move now (a player, or none), read when a game is
+    #: simulated: a log may still leave the move out (a tile drawn), so the checker never requires it.
+    due: Expr | None = None
 
     def param(self, name: str) -> MoveParam | None:
         return next((p for p in self.params if p.name == name), None)

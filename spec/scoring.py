@@ -103,8 +103,12 @@ def score(machine: Machine, state: State, solution: Iterable[str],
     scores = {p: 0 for p in state.players}
     results: list[StepResult] = []
 
+    built: list[dict[str, Any]] = []  # the board's environment, rebuilt when the board changes
+
     def env(**extra: Any) -> dict[str, Any]:
-        base = machine.env(board)
+        if not built:
+            built.append(machine.env(board))
+        base = dict(built[0])
         if shown:
             base["solution"] = list(chosen)
         base["score"] = dict(scores)
@@ -118,17 +122,29 @@ def score(machine: Machine, state: State, solution: Iterable[str],
             results.append(StepResult(step.id, step.kind, step.cite, step.position))
         elif step.kind == "remove":
             assert step.expr is not None
-            gone = [t for t in board.tokens if _run(step.expr, env(t=t), where)]
-            board.spaces = {c: tuple(t for t in stack if t not in gone) for c, stack in board.spaces.items()}
+            names = env()
+            gone = []
+            for t in board.tokens:
+                names["t"] = t
+                if _run(step.expr, names, where):
+                    gone.append(t)
+            out = {id(t) for t in gone}
+            board.spaces = {c: tuple(t for t in stack if id(t) not in out) for c, stack in board.spaces.items()}
+            built.clear()
             results.append(StepResult(step.id, step.kind, step.cite, step.position, removed=tuple(gone)))
         elif step.kind == "reveal_all":
             _need_values(board, step.id)
             board.spaces = {c: tuple(replace(t, face_up=True) for t in stack) for c, stack in board.spaces.items()}
+            built.clear()
             results.append(StepResult(step.id, step.kind, step.cite, step.position))
         elif step.kind == "points":
             assert step.expr is not None
             _need_values(board, step.id)
-            points = {p: int(_run(step.expr, env(player=p), where)) for p in board.players}
+            names = env()
+            points = {}
+            for p in board.players:
+                names["player"] = p
+                points[p] = int(_run(step.expr, names, where))
             for p, n in points.items():
                 scores[p] += n
             results.append(StepResult(step.id, step.kind, step.cite, step.position, points=points))

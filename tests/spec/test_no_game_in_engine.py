@@ -1,4 +1,4 @@
-"""spec/, solver/ and checker/ know no game by name: game knowledge lives in rules/."""
+"""spec/, solver/, checker/ and lab/ know no game by name: game knowledge lives in rules/."""
 
 from __future__ import annotations
 
@@ -11,9 +11,23 @@ GAME_NAMES = re.compile(r"lady.?alice|perfect.?alibi|kingsley|waterloo|business.
 
 def test_engine_code_names_no_game():
     hits = []
-    for folder in ("spec", "solver", "checker"):
+    for folder in ("spec", "solver", "checker", "lab"):
         for path in (ROOT / folder).rglob("*.py"):
             for n, line in enumerate(path.read_text().splitlines(), 1):
                 if GAME_NAMES.search(line):
                     hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert hits == []
+
+
+#: The lab (bots, simulation, proofs) does not even use a game's words for its moves.
+GAME_WORDS = re.compile(r"\b(clues?|smiles?|accus\w*|suspicions?|suspect\w*|evidence|verdicts?|guess\w*|"
+                        r"alibis?|assistants?|counters?)\b", re.IGNORECASE)
+
+
+def test_the_lab_uses_no_game_words():
+    hits = []
+    for path in (ROOT / "lab").rglob("*.py"):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if GAME_WORDS.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert hits == []

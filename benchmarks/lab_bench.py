@@ -1,0 +1,190 @@
+"""The variant lab, measured: simulation speed, workers, informed bots, prove.
+
+    .venv/bin/python benchmarks/lab_bench.py [--games 200] [--baseline REV] [--skip-scaling]
+
+1. **Random-bot simulation, legal moves a second per core** (CPU time of this
+   process) for Lady Alice 4p, random bots (kind weights as given), whole
+   games with outcomes completed and moves applied.  Side by side, in the
+   same run: the same games *replayed* (check + apply every move) through
+   the state machine of this tree and through the state machine of
+   ``--baseline`` (default: the commit the lab started from), extracted with
+   ``git archive`` into a temporary package, and the ratio of the two.
+2. **Informed-bot games a second** for each bundled game (one process).
+3. **Scaling from 1 to 2 worker processes**: wall time of ``--games`` games
+   with ``--workers 1`` and ``--workers 2`` (``ruleslawyer simulate``'s
+   runner), and the ratio.  On a machine shared with other work the ratio
+   shows the load too: run it on a quiet machine.
+4. **prove: states explored a second**, Lady Alice 3p, the shipped
+   properties, depth 2.
+
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ruleslawyer.lab.bots import parse_bots  # noqa: E402
+from ruleslawyer.lab.engine import Lab  # noqa: E402
+from ruleslawyer.lab.game import play_game, seat_names  # noqa: E402
+from ruleslawyer.lab.prove import load_properties, prove  # noqa: E402
+from ruleslawyer.lab.simulate import Config, run  # noqa: E402
+from ruleslawyer.spec.loader import load_rules  # noqa: E402
+from ruleslawyer.spec.machine import Machine, Play  # noqa: E402
+
+BASELINE = "e20a941"
+
+
+def baseline_machine(rev: str):
+    """The spec package of ``rev`` as a package of its own (None when git cannot give it)."""
+    try:
+        data = subprocess.run(["git", "archive", rev, "spec", "rules"], cwd=ROOT, capture_output=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="rl-baseline-"))
+    pkg = folder / "rl_baseline"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(pkg, filter="data")
+    sys.path.insert(0, str(folder))
+    loader = importlib.import_module("rl_baseline.spec.loader")
+    machine = importlib.import_module("rl_baseline.spec.machine")
+    return loader, machine, pkg / "rules"
+
+
+def simulate_random(variant: str, games: int, bots: str) -> tuple[int, float, list]:
+    rules = load_rules("lady-alice", variant=variant)
+    lab = Lab(rules)
+    seats = rules.param("players")
+    spec = parse_bots(bots, seats, list(rules.moves))
+    recorded = []
+    moves = 0
+    t = time.process_time()
+    for i in range(games):
+        rec = play_game(lab, spec, 1, i, 300, keep_log=False, track=False)
+        moves += rec.moves
+    dt = time.process_time() - t
+    # the same games again, keeping their moves, for the replay comparison
+    for i in range(min(games, 60)):
+        recorded.append(_plays(lab, spec, i))
+    return moves, dt, recorded
+
+
+def _plays(lab: Lab, bots, index: int) -> list[Play]:
+    from ruleslawyer.lab import game as g
+
+    captured: list[Play] = []
+    original = lab.apply
+
+    def apply(state, play):
+        out, rec = original(state, play)
+        captured.append(play)
+        return out, rec
+    lab.apply = apply  # type: ignore[method-assign]
+    try:
+        g.play_game(lab, bots, 1, index, 300, keep_log=False, track=False)
+    finally:
+        del lab.apply
+    return captured
+
+
+def replay_rate(machine, plays_by_game, players, play_cls) -> float:
+    n, t = 0, time.process_time()
+    for plays in plays_by_game:
+        state = machine.start(players, players[0])
+        for p in plays:
+            out = machine.play(state, play_cls(p.kind, p.actor, dict(p.args)))
+            assert not out.violations, out.violations
+            state = out.state
+            n += 1
+    return n / (time.process_time() - t)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--bots", default="random:accuse=0.05")
+    ap.add_argument("--baseline", default=BASELINE)
+    ap.add_argument("--skip-scaling", action="store_true")
+    args = ap.parse_args(argv)
+
+    print(f"1. random-bot simulation, Lady Alice 4p, {args.games} games, bots {args.bots}")
+    moves, dt, recorded = simulate_random("4p", args.games, args.bots)
+    print(f"   simulate (lab, this tree): {moves} legal moves in {dt:.2f} s CPU = {moves / dt:,.0f} moves/s")
+    players = seat_names(4)
+    now = replay_rate(Machine(load_rules("lady-alice", variant="4p")), recorded, players, Play)
+    print(f"   replay check+apply, this tree:    {now:,.0f} moves/s")
+    base = baseline_machine(args.baseline)
+    if base is not None:
+        loader, machine, rules_then = base
+        try:  # the baseline's code with the rule file of its own time (today's may use newer names)
+            old_rules = loader.load_rules(str(rules_then / "lady-alice.yaml"), variant="4p")
+        except Exception as exc:  # noqa: BLE001 - a baseline that cannot read its rules is reported, not fatal
+            print(f"   (baseline {args.baseline} cannot load its rules: {str(exc).splitlines()[0]})")
+        else:
+            old = replay_rate(machine.Machine(old_rules), recorded, players, machine.Play)
+            print(f"   replay check+apply, {args.baseline}:  {old:,.0f} moves/s   (this tree / baseline: "
+                  f"{now / old:.2f}x; simulate / baseline replay: {moves / dt / old:.2f}x)")
+    else:
+        print("   (no baseline: git archive failed)")
+
+    print("2. informed-bot games a second (one process, 4 informed bots, solution followed)")
+    for name, variant in (("lady-alice", "4p"), ("perfect-alibi", None)):
+        try:
+            rules = load_rules(name, variant=variant)
+        except Exception:  # noqa: BLE001 - a game not bundled in this tree
+            continue
+        lab = Lab(rules)
+        seats = rules.param("players")
+        spec = parse_bots("informed", seats, list(rules.moves))
+        k = 3
+        t = time.process_time()
+        total = sum(play_game(lab, spec, 1, i, 400, track=True).moves for i in range(k))
+        dt = time.process_time() - t
+        print(f"   {rules.canonical_name}: {k} games, {total} moves in {dt:.1f} s CPU = {k / dt:.2f} games/s "
+              f"({total / dt:.1f} moves/s)")
+
+    if not args.skip_scaling:
+        print(f"3. scaling: {args.games} random games, Lady Alice 4p, 1 and 2 worker processes (wall time)")
+        config = Config("lady-alice", "4p", (), games=args.games, bots=args.bots, seed=3, max_moves=300,
+                        sample=0, track=False)
+        walls = {}
+        import resource
+
+        for workers in (1, 2):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + time.process_time()
+            t = time.perf_counter()
+            run(config, workers=workers)
+            walls[workers] = time.perf_counter() - t
+            cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + time.process_time() - before
+            print(f"   {workers} worker(s): {walls[workers]:.2f} s wall, {cpu:.2f} s CPU "
+                  f"(cores busy on average: {cpu / walls[workers]:.2f})")
+        print(f"   speed-up 1 -> 2 workers: {walls[1] / walls[2]:.2f}x  (load average now: "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+    print("4. prove: Lady Alice 3p, examples/lady-alice/lab/properties.yaml, depth 2")
+    rules = load_rules("lady-alice", variant="3p")
+    spec = load_properties(str(ROOT / "examples" / "lady-alice" / "lab" / "properties.yaml"), rules)
+    t = time.process_time()
+    proof = prove(rules, spec, depth=2)
+    dt = time.process_time() - t
+    print(f"   {proof.states:,} states in {dt:.2f} s CPU = {proof.states / dt:,.0f} states/s; "
+          f"{sum(r.holds for r in proof.results)} of {len(proof.results)} properties hold")
+
+
+if __name__ == "__main__":
+    main()

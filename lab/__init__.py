@@ -1,0 +1,1 @@
+"""The variant lab: simulate, compare and prove house rules (generic: no game code)."""

@@ -1,0 +1,456 @@
+"""Game-agnostic bots: they read only the rule file's moves and the solver.
+
+* ``random`` — a move kind drawn uniformly among those open to the bot
+  (weighted when the specification gives weights), then the mover's choices
+  drawn uniformly among the legal ones (rejection sampling, then, when that
+  keeps failing, enumeration).  Uniform over kinds first so that a kind
+  with thousands of variants (naming four cards) does not crowd out a pass.
+* ``informed`` — from its own seat (public facts and its own private ones):
+  when a move that *claims* something about the deal (a ``claims:`` of the
+  rule file) is legal and the claim is forced by
+  what the bot knows, it makes it.  Otherwise every candidate move gets a
+  value — for a move that lets the bot observe something, the expected
+  information it gives about the solution (expected fall of log2 of the
+  worlds left, over the move's outcomes, their chances counted by the
+  solver); for a move after which the bot's expected score (the rule file's
+  scoring steps on solutions drawn from its knowledge) rises, that rise —
+  and one is drawn with chance proportional to exp(value / temperature)
+  (temperature 0: the best, ties broken at random).  Claims that are not
+  certain are never made.  Large choice sets are sampled
+  (:data:`CANDIDATES` candidates per kind).
+
+A specification names a bot per seat, comma-separated, the last repeated
+for the remaining seats: ``random``, ``informed``, ``informed:0.5``
+(temperature), ``random:end=0.05`` (kind weights).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..solver.engine import Knowledge
+from ..spec.dealmodel import Deal
+from ..spec.facts import Fact, negate
+from ..spec.machine import Play, State
+from ..spec.scoring import UnknownValues, score
+from .engine import Lab
+
+__all__ = ["Bot", "RandomBot", "InformedBot", "Turn", "parse_bots", "BotSpecError", "CANDIDATES"]
+
+#: Candidate mover choices valued per move kind by the informed bot.
+CANDIDATES = 24
+#: Candidates valued per move kind that may change the score (each costs SCORE_SAMPLES scorings).
+SCORED_CANDIDATES = 8
+#: Solutions drawn from a bot's knowledge to value a move by expected score.
+SCORE_SAMPLES = 6
+#: Rejection-sampling tries per kind before enumerating.
+TRIES = 40
+#: Values of a move's optional choices tried before leaving them out.
+OPTIONAL_TRIES = 64
+#: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
+ENUMERATED = 40
+
+
+class BotSpecError(ValueError):
+    """A bot specification that cannot be read (position: the character)."""
+
+    def __init__(self, message: str, column: int = 0):
+        super().__init__(message)
+        self.column = column
+
+
+@dataclass
+class Turn:
+    """What a bot is told when it is to move."""
+
+    lab: Lab
+    state: State
+    actor: str
+    kinds: list[str]
+    world: Mapping[str, str]          # the true deal: only to fill in outcomes, never to decide
+    rng: random.Random
+    deal: Deal
+    view: Knowledge | None = None     # what the bot knows (its seat's facts)
+    cache: dict[str, Any] = field(default_factory=dict)  # what one decision computes once
+    due: bool = False                 # the rules oblige the bot to make a move of these kinds now
+
+
+class Bot:
+    name = "bot"
+    needs_view = False
+
+    def choose(self, turn: Turn) -> Play | None:
+        raise NotImplementedError
+
+    def interject(self, turn: Turn) -> Play | None:
+        """A move out of turn (a certain claim), or None."""
+        return None
+
+    def spec(self) -> str:
+        return self.name
+
+
+def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
+    """The move with these sampled choices completed; when it is not legal and no value of
+    its optional choices would make it legal, the same move with them left out (a move that
+    is legal only without them)."""
+    lab, state, actor = turn.lab, turn.state, turn.actor
+    play = lab.complete(state, actor, kind, args, turn.world, turn.rng)
+    if play is not None:
+        return play
+    optional = [p for p in lab.kinds[kind].mover if p.optional and p.name in args]
+    if not optional:
+        return None
+    bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
+    play = lab.complete(state, actor, kind, bare, turn.world, turn.rng)
+    if play is None:
+        return None
+    axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
+    for n, combo in enumerate(itertools.product(*axes)):
+        if n >= OPTIONAL_TRIES:
+            return None
+        if lab.completions(state, actor, kind, {**bare, **dict(combo)}, None, turn.rng):
+            return None  # a value fits: not this way
+    return play
+
+
+def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
+    """One legal move of this kind for the mover, drawn uniformly, with its outcomes."""
+    lab, state, actor, rng = turn.lab, turn.state, turn.actor, turn.rng
+    for _ in range(tries):
+        args = lab.sample_args(state, actor, kind, rng)
+        play = _sampled(turn, kind, args)
+        if play is not None:
+            return play
+    choices = list(lab.mover_choices(state, actor, kind))
+    rng.shuffle(choices)
+    for args in choices:
+        play = lab.complete(state, actor, kind, args, turn.world, rng)
+        if play is not None:
+            return play
+    return None
+
+
+@dataclass
+class RandomBot(Bot):
+    weights: Mapping[str, float] = field(default_factory=dict)
+    name = "random"
+
+    def choose(self, turn: Turn) -> Play | None:
+        kinds = list(turn.kinds)
+        while kinds:
+            w = [float(self.weights.get(k, 1.0)) for k in kinds]
+            if sum(w) <= 0:
+                return None
+            kind = kinds[0] if len(kinds) == 1 else turn.rng.choices(kinds, w)[0]
+            play = _legal(turn, kind)
+            if play is not None:
+                return play
+            kinds.remove(kind)
+        return None
+
+    def spec(self) -> str:
+        return "random" + (":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))
+                           if self.weights else "")
+
+
+@dataclass
+class InformedBot(Bot):
+    temperature: float = 0.25
+    name = "informed"
+    needs_view = True
+
+    def spec(self) -> str:
+        return f"informed:{self.temperature:g}"
+
+    # -- claims ------------------------------------------------------------------
+    def certain_claim(self, turn: Turn) -> Play | None:
+        """A legal move whose claim the bot's knowledge forces, or None."""
+        lab, view = turn.lab, turn.view
+        if view is None:
+            return None
+        status = view.status() if view.consistent() else {}
+        ruled_out = {c for c, s in status.items() if s == "out"}
+        for kind in turn.kinds:
+            info = lab.kinds[kind]
+            if not info.claims:
+                continue
+            for args in self._claim_candidates(turn, kind, ruled_out):
+                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
+                if play is None:
+                    continue
+                claim = lab.machine.claim(turn.state, play)
+                if claim is None:
+                    continue
+                if not view.with_fact(Fact(negate(claim))).consistent():
+                    return play
+        return None
+
+    def _claim_candidates(self, turn: Turn, kind: str, ruled_out: set[str]) -> list[dict[str, Any]]:
+        """Mover choices of a claim naming no card the bot has ruled out (none when more than 256:
+        then it is not certain of any)."""
+        return list(turn.lab.mover_choices(turn.state, turn.actor, kind, limit=256, exclude=ruled_out))
+
+    def interject(self, turn: Turn) -> Play | None:
+        if turn.view is None or not turn.view.determined():
+            return None
+        return self.certain_claim(turn)
+
+    # -- values --------------------------------------------------------------------
+    def choose(self, turn: Turn) -> Play | None:
+        claim = self.certain_claim(turn)
+        if claim is not None:
+            return claim
+        lab, rng = turn.lab, turn.rng
+        candidates: list[Play] = []
+        for kind in turn.kinds:
+            if lab.kinds[kind].claims:
+                continue  # a claim that is not certain is a gamble: never
+            candidates.extend(self._candidates(turn, kind, SCORED_CANDIDATES if lab.kinds[kind].may_score
+                                               and lab.scores else CANDIDATES))
+        if not candidates:
+            return self.likeliest_claim(turn)  # nothing else is open: the likeliest claim
+        values = [self.value(turn, play) for play in candidates]
+        # a move after which the rules oblige the bot to claim is made only when every
+        # outcome of it makes the claim certain (else it would have to gamble): drawn
+        # again without it (the same as drawing among the others), unless every move is such
+        left, kept = list(range(len(candidates))), list(range(len(candidates)))
+        while left:
+            i = left[_softmax([values[j] for j in left], self.temperature, rng)]
+            if not self.forces_gamble(turn, candidates[i]):
+                return candidates[i]
+            left.remove(i)
+        return candidates[kept[_softmax(values, self.temperature, rng)]]
+
+    def forces_gamble(self, turn: Turn, play: Play) -> bool:
+        """Whether, after the move, a claim is due from the bot while some outcome of the move
+        leaves the solution open to it."""
+        lab, view = turn.lab, turn.view
+        after, _recorded = lab.apply(turn.state, play)
+        if not any(who == turn.actor and lab.kinds[kind].claims for who, kind in lab.due(after.state)):
+            return False
+        if view is None or not view.consistent():
+            return True
+        outcomes = _outcomes(turn, play) or [play]
+        seen: set[str] = set()
+        for outcome in outcomes:
+            facts = _seen(turn, outcome)
+            key = repr([f.formula for f in facts])
+            if key in seen:
+                continue
+            seen.add(key)
+            k = view.with_facts(facts)
+            if k.consistent() and not k.determined():
+                return True
+        return False
+
+    def likeliest_claim(self, turn: Turn) -> Play | None:
+        """When only claims are open (or one is due): the claim that holds in the most worlds the
+        bot still thinks possible (a gamble forced on it, never one it seeks)."""
+        lab, view = turn.lab, turn.view
+        best, best_n = None, -1
+        for kind in turn.kinds:
+            if not lab.kinds[kind].claims:
+                continue
+            for args in lab.mover_choices(turn.state, turn.actor, kind, limit=256):
+                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
+                if play is None:
+                    continue
+                claim = lab.machine.claim(turn.state, play)
+                if claim is None or view is None or not view.consistent():
+                    n = 0
+                else:
+                    n = view.with_fact(Fact(claim)).count()
+                if n > best_n:
+                    best, best_n = play, n
+        return best if best is not None else RandomBot().choose(turn)
+
+    def _candidates(self, turn: Turn, kind: str, limit: int = 0) -> list[Play]:
+        lab, rng = turn.lab, turn.rng
+        want = limit or CANDIDATES
+        out: list[Play] = []
+        seen: set[str] = set()
+        choices = None
+        for _ in range(want * 2):
+            if len(out) >= want:
+                break
+            args = lab.sample_args(turn.state, turn.actor, kind, rng)
+            key = repr(sorted(args.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            play = _sampled(turn, kind, args)
+            if play is not None:
+                out.append(play)
+        if len(out) < want:
+            # few sampled choices were legal: go through every choice, in a random order
+            choices = list(lab.mover_choices(turn.state, turn.actor, kind))
+            rng.shuffle(choices)
+            for args in choices[:want * ENUMERATED]:
+                key = repr(sorted(args.items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+                if play is not None:
+                    out.append(play)
+                    if len(out) >= want:
+                        break
+        return out
+
+    def value(self, turn: Turn, play: Play) -> float:
+        return self.information(turn, play) + self.score_gain(turn, play)
+
+    def information(self, turn: Turn, play: Play) -> float:
+        """Expected fall of log2(worlds left) over the move's outcomes, as the bot sees them."""
+        lab, view = turn.lab, turn.view
+        info = lab.kinds[play.kind]
+        if view is None or not info.observes or not view.consistent():
+            return 0.0
+        outcomes = _outcomes(turn, play)
+        if len(outcomes) > 64:
+            outcomes = turn.rng.sample(outcomes, 64)
+        total = view.count()
+        if total <= 1:
+            return 0.0
+        seen: dict[str, int] = {}
+        for outcome in outcomes:
+            facts = _seen(turn, outcome)
+            key = repr([f.formula for f in facts])
+            if key in seen:
+                continue
+            k = view
+            for f in facts:
+                k = k.with_fact(f)
+            seen[key] = k.count()
+        mass = sum(seen.values())
+        if mass == 0:
+            return 0.0
+        after = sum(n / mass * math.log2(n) for n in seen.values() if n > 0)
+        return max(0.0, math.log2(total) - after)
+
+    def score_gain(self, turn: Turn, play: Play) -> float:
+        """Expected change of the bot's own score if the game were scored now, after the move
+        (the rule file's scoring steps on solutions drawn from the bot's knowledge)."""
+        lab, view = turn.lab, turn.view
+        if view is None or not lab.scores or not lab.kinds[play.kind].may_score or not view.consistent():
+            return 0.0
+        cache = turn.cache
+        if "solutions" not in cache:
+            cache["solutions"] = _sample_solutions(view, SCORE_SAMPLES, turn.rng)
+            try:
+                cache["before"] = [score(lab.machine, turn.state, s).scores.get(turn.actor, 0)
+                                   for s in cache["solutions"]]
+            except UnknownValues:
+                cache["before"] = None
+        solutions, before = cache["solutions"], cache["before"]
+        if not solutions or before is None:
+            return 0.0
+        after, _play = lab.apply(turn.state, play)
+        try:
+            total = sum(score(lab.machine, after.state, s).scores.get(turn.actor, 0) for s in solutions)
+        except UnknownValues:
+            return 0.0
+        return (total - sum(before)) / len(solutions)
+
+
+def _outcomes(turn: Turn, play: Play) -> list[Play]:
+    """Every outcome the move may have as far as the rules go (kept for the decision)."""
+    lab = turn.lab
+    info = lab.kinds[play.kind]
+    mover_args = {p.name: play.args[p.name] for p in info.mover if p.name in play.args}
+    key = "outcomes " + play.kind + repr(sorted(mover_args.items()))
+    if key not in turn.cache:
+        turn.cache[key] = lab.completions(turn.state, turn.actor, play.kind, mover_args, None, turn.rng)
+    return list(turn.cache[key])
+
+
+def _seen(turn: Turn, outcome: Play) -> list[Fact]:
+    """The facts a move with these outcomes lets the mover observe (kept for the decision)."""
+    key = "seen " + outcome.kind + repr(sorted(outcome.args.items()))
+    if key not in turn.cache:
+        memo = turn.cache.setdefault("facts", {})
+        turn.cache[key] = turn.lab.seen_facts(turn.state, outcome, turn.actor, memo)
+    return turn.cache[key]
+
+
+def _sees(fact: Fact, player: str) -> bool:
+    return fact.viewers is None or player in fact.viewers
+
+
+
+def _sample_solutions(view: Knowledge, n: int, rng: random.Random) -> list[frozenset[str]]:
+    """Solutions drawn from a knowledge: its own sampler when it has one, else its list when short."""
+    sampler = getattr(view, "sample_solutions", None)
+    if sampler is not None:
+        return sampler(n, rng)
+    few = view.solutions(256)
+    if not few:
+        return []
+    return [rng.choice(few) for _ in range(n)]
+
+
+def _softmax(values: Sequence[float], temperature: float, rng: random.Random) -> int:
+    if temperature <= 0:
+        best = max(values)
+        top = [i for i, v in enumerate(values) if v >= best - 1e-12]
+        return top[0] if len(top) == 1 else rng.choice(top)
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    return rng.choices(range(len(values)), weights)[0]
+
+
+def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0) -> Bot:
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name == "random":
+        weights: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in rest.split(";"))):
+            kind, eq, num = part.partition("=")
+            if not eq:
+                raise BotSpecError(f"a weight is KIND=NUMBER, not {part!r}", column)
+            if kinds and kind.strip() not in kinds:
+                raise BotSpecError(f"no move {kind.strip()!r} in these rules (moves: {', '.join(kinds)})", column)
+            try:
+                value = float(num)
+            except ValueError:
+                raise BotSpecError(f"the weight of {kind.strip()} must be a number, not {num!r}", column) from None
+            if not math.isfinite(value) or value < 0:
+                raise BotSpecError(f"the weight of {kind.strip()} must be a number from 0 up", column)
+            weights[kind.strip()] = value
+        return RandomBot(weights)
+    if name == "informed":
+        temperature = 0.25
+        if rest.strip():
+            try:
+                temperature = float(rest)
+            except ValueError:
+                raise BotSpecError(f"the temperature must be a number, not {rest.strip()!r}", column) from None
+            if not math.isfinite(temperature) or temperature < 0:
+                raise BotSpecError("the temperature must be a number from 0 up", column)
+        return InformedBot(temperature)
+    raise BotSpecError(f"unknown bot {name!r} (bots: random, informed)", column)
+
+
+def parse_bots(text: str, seats: int, kinds: Sequence[str] = ()) -> list[Bot]:
+    """One bot per seat from ``random,informed:0.5,...`` (the last repeats).
+
+    Weights of a random bot are separated by ``;``: ``random:end=0.05;wait=2``.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise BotSpecError("no bot named (bots: random, informed)")
+    if len(text) > 1000:
+        raise BotSpecError("a bot specification of more than 1000 characters")
+    parts, column, bots = text.split(","), 0, []
+    for part in parts:
+        bots.append(parse_bot(part, kinds, column))
+        column += len(part) + 1
+    if len(bots) > seats:
+        raise BotSpecError(f"{len(bots)} bots named for {seats} seats", 0)
+    while len(bots) < seats:
+        bots.append(bots[-1])
+    return bots

@@ -1,0 +1,790 @@
+"""Moves for simulation and exploration, from the rule file alone.
+
+:class:`Lab` wraps a :class:`~ruleslawyer.spec.machine.Machine` with what a
+bot or an exhaustive search needs and the machine does not keep:
+
+* which requirements of each move read the move's own parameters (the others
+  are decided per state and player once, for every candidate move);
+* who decides each parameter (:func:`~ruleslawyer.spec.model.decided_by`):
+  the mover's choices are sampled or enumerated, the *outcomes* (a count the
+  table observes, a card another player shows, the table's choice of which
+  items get covered) are completed generically — every value the
+  parameter's type allows is tried, and a completion is kept when the move
+  is then legal and, given the true deal, every fact it lets anyone observe
+  is true.  Among the completions kept one is drawn uniformly.
+
+Candidate values of an outcome: a ``count`` from 0 to its ``max:`` (or the
+number of cards dealt), except that when its observation is an equality of
+a count of cards with the parameter (``count(hand(), move.cards) ==
+move.seen``) the true count is the only completion; ``flag`` true or
+false; ``choice`` its values; ``item`` every item of its components; a list
+without a size every subset of the items the move already names (a table's
+choice among them, e.g. which of the named cards get covered); a player; a token
+value.  An optional outcome is left out only when no value fits.
+
+Nothing here names a game: moves, parameters and facts are the rule file's.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from ..spec.deal import pin
+from ..spec.dealmodel import Deal
+from ..spec.expr import Expr, Namespace
+from ..spec.facts import Const, Fact, is_formula
+from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
+from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
+
+__all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MAX_COMPLETIONS"]
+
+#: Outcome completions tried for one move at most (beyond: a uniform sample of them).
+MAX_COMPLETIONS = 4096
+#: Beyond MAX_COMPLETIONS, combinations searched with pruning up to this many (beyond: sampled).
+MAX_STAGED = 1_000_000
+#: Mover choices enumerated for one move kind at most (beyond: sampled).
+MAX_ENUMERATE = 20000
+
+
+@dataclass
+class KindInfo:
+    """What the lab knows of one move kind."""
+
+    move: Move
+    mover: tuple[MoveParam, ...]
+    outcome: tuple[MoveParam, ...]
+    reveals: MoveParam | None             # a token_reveals parameter, filled after the move is applied
+    free: tuple[tuple[Expr | None, Expr, str], ...]   # requirements that read no move parameter
+    bound: tuple[tuple[Expr | None, Expr, str], ...]  # the others
+    claims: bool
+    observes: bool
+    due: Expr | None = None  # who the rules oblige to make this move now (a simulated game makes it first)
+    may_score: bool = True  # writes something the scoring reads
+    needs_env: bool = True  # a mover's parameter has a size or maximum to compute
+    equality: frozenset[str] = field(default_factory=frozenset)  # counts observed by an equality
+    # requirements (when, expr, where) by the outcomes they read: none, one, several
+    mover_reqs: tuple[Any, ...] = ()
+    single_reqs: dict[str, list[Any]] = field(default_factory=dict)
+    joint_reqs: tuple[Any, ...] = ()
+    # observations (when, fact, where), the same way
+    obs_mover: tuple[Any, ...] = ()
+    obs_single: dict[str, list[Any]] = field(default_factory=dict)
+    obs_joint: tuple[Any, ...] = ()
+    # the joint requirements and observations by the outcome (index) after which all they read is known
+    joint_stages: tuple[tuple[Any, ...], ...] = ()
+    obs_stages: tuple[tuple[Any, ...], ...] = ()
+    # every observation with the parameters its condition, fact and viewers read (None: the whole move)
+    obs_reads: tuple[Any, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.move.name
+
+
+def _components(p: MoveParam) -> tuple[str, ...]:
+    comps = tuple(getattr(p, "components", ()) or ())
+    return comps or ((p.of,) if p.of else ())
+
+
+class Lab:
+    """Legal moves of a rule set for bots and searches (one per rule set; cached)."""
+
+    def __init__(self, rules: Ruleset, machine: Machine | None = None, verify: bool = False):
+        """``verify``: check every completed move in full once more (the staged checks
+        of :meth:`completions` already cover every requirement)."""
+        self.rules = rules
+        self.verify = verify
+        self.machine = machine or Machine(rules)
+        functions = {name: fn.expr for name, fn in rules.functions.items()}
+        memo: dict[str, frozenset[str]] = {}
+
+        def attrs(expr: Expr | None, seen: frozenset[str] = frozenset()) -> frozenset[str]:
+            """The move parameters an expression reads, through the rule functions it calls."""
+            if expr is None:
+                return frozenset()
+            found = {a for b, a, _c in expr.attributes if b == "move"}
+            if "move" in expr.names and not found:
+                found.add("*")  # reads move as a whole
+            for name in expr.names:
+                if name in functions and name not in seen:
+                    if name not in memo:
+                        memo[name] = attrs(functions[name], seen | {name})
+                    found |= memo[name]
+            return frozenset(found)
+
+        # rule functions that read no move parameter: within one state, a call's value
+        # depends on its arguments alone (kept while the outcomes of one move are tried)
+        self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name})))
+        self.kinds: dict[str, KindInfo] = {}
+        self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
+        self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
+        for kind, move in rules.moves.items():
+            params = [p for p in move.params if p.type != "token_reveals"]
+            outcome = tuple(p for p in params if decided_by(p) == "outcome")
+            names = {p.name for p in outcome} | {"*"}
+            info = KindInfo(
+                move, tuple(p for p in params if decided_by(p) == "mover"), outcome,
+                next((p for p in move.params if p.type == "token_reveals"), None),
+                (), (), move.claims is not None, bool(move.observe), move.due)
+            free, mover, joint = [], [], []
+            order = {p.name: i for i, p in enumerate(outcome)}
+            last = max(len(outcome) - 1, 0)
+            joint_stages: list[list[Any]] = [[] for _ in range(last + 1)]
+            obs_stages: list[list[Any]] = [[] for _ in range(last + 1)]
+
+            def stage(hit: frozenset[str]) -> int:
+                return last if "*" in hit else max(order[n] for n in hit)
+
+            def reads(expr: Expr | None) -> tuple[str, ...] | None:
+                """The outcomes an expression reads, in order (None: the whole move)."""
+                hit = attrs(expr) & names
+                return None if "*" in hit else tuple(sorted(hit, key=order.__getitem__))
+            single: dict[str, list[Any]] = {p.name: [] for p in outcome}
+            for req in (*rules.flow.requires, *move.requires):
+                entry = (req.when, req.expr, f"{kind}/{req.id}")
+                read = attrs(req.when) | attrs(req.expr)
+                hit = read & names
+                if not read:
+                    free.append(entry)
+                elif not hit:
+                    mover.append(entry)
+                elif len(hit) == 1 and "*" not in hit:
+                    single[next(iter(hit))].append(entry)
+                else:
+                    joint.append(entry)
+                    joint_stages[stage(hit)].append((*entry, reads(req.when), reads(req.expr)))
+            obs_mover, obs_joint = [], []
+            obs_single: dict[str, list[Any]] = {p.name: [] for p in outcome}
+            for ob in move.observe:
+                hit = (attrs(ob.when) | attrs(ob.fact)) & names
+                entry = (ob.when, ob.fact, f"{kind} observe")
+                if not hit:
+                    obs_mover.append(entry)
+                elif len(hit) == 1 and "*" not in hit:
+                    obs_single[next(iter(hit))].append(entry)
+                else:
+                    obs_joint.append(entry)
+                    obs_stages[stage(hit)].append((*entry, reads(ob.when), reads(ob.fact)))
+            info.free, info.bound = tuple(free), tuple(mover + joint + [e for v in single.values() for e in v])
+            info.mover_reqs, info.joint_reqs, info.single_reqs = tuple(mover), tuple(joint), single
+            info.obs_mover, info.obs_joint, info.obs_single = tuple(obs_mover), tuple(obs_joint), obs_single
+            info.joint_stages = tuple(tuple(x) for x in joint_stages)
+            every = {p.name for p in move.params}
+
+            def reads_all(expr: Expr | None) -> tuple[str, ...] | None:
+                if expr is None:
+                    return ()
+                hit = attrs(expr)
+                return None if "*" in hit else tuple(sorted(hit & every))
+            info.obs_reads = tuple((ob, reads_all(ob.when), reads_all(ob.fact), reads_all(ob.seen_by))
+                                   for ob in move.observe)
+            for entries in single.values():
+                for w, e, _where in entries:
+                    both = (reads_all(w) or ()) + (reads_all(e) or ()) if None not in (reads_all(w), reads_all(e)) \
+                        else None
+                    self._reads[(id(w), id(e))] = None if both is None else tuple(sorted(set(both)))
+            info.obs_stages = tuple(tuple(x) for x in obs_stages)
+            info.needs_env = any(p.size is not None or p.max is not None for p in info.mover)
+            info.equality = frozenset(p.name for p in outcome if p.type == "count"
+                                      and self._equality_observed(move, p))
+            self.kinds[kind] = info
+        self.end_labels = declared_ends(rules)
+        # conditions of requirements that read the player making the move (through functions too)
+        self._by_actor = {id(e) for info in self.kinds.values() for w, x, _where in info.free
+                          for e in (w, x) if e is not None and _reads_name(e, "actor", functions)}
+        scoring = rules.scoring
+        self.scores = scoring is not None and any(st.kind == "points" for st in scoring.steps)
+        if scoring is not None:
+            exprs = [st.expr for st in scoring.steps if st.expr is not None]
+            exprs += [e for _n, e in scoring.define] + [scoring.winners]
+            read = set()
+            for e in exprs:
+                read |= _state_read(e, functions)
+            for info in self.kinds.values():
+                info.may_score = bool(_state_written(info.move.effects) & read)
+        self._items_cache: dict[tuple[str, ...], list[str]] = {}
+        self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
+
+    # -- what is open -------------------------------------------------------------
+    def open_kinds(self, state: State, actor: str) -> list[str]:
+        """Kinds whose requirements that read no move parameter hold for ``actor`` now."""
+        return self.actors(state, [actor]).get(actor, [])
+
+    def actors(self, state: State, players: Sequence[str] | None = None) -> dict[str, list[str]]:
+        """Player -> kinds open to them now: the requirements that read no move parameter
+        hold (players with none left out).  One environment per state; a condition is
+        evaluated once per state when it does not read ``actor``, once per player otherwise."""
+        if state.ended:
+            return {}
+        env = self.machine.env(state, None, {})
+        env["move"] = _EMPTY
+        shared: dict[str, bool] = {}
+        kinds = []
+        for kind, info in self.kinds.items():
+            if all(self._memo(shared, when, expr, env, where) for when, expr, where in info.free
+                   if not self._reads_actor(when, expr)):
+                kinds.append((kind, info))
+        out: dict[str, list[str]] = {}
+        for p in players if players is not None else state.players:
+            env["actor"] = p
+            mine: dict[str, bool] = {}
+            found = [kind for kind, info in kinds
+                     if all(self._memo(mine, when, expr, env, where) for when, expr, where in info.free
+                            if self._reads_actor(when, expr))]
+            if found:
+                out[p] = found
+        return out
+
+    def _reads_actor(self, when: Expr | None, expr: Expr) -> bool:
+        return id(expr) in self._by_actor or (when is not None and id(when) in self._by_actor)
+
+    def _memo(self, memo: dict[str, bool], when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+        key = expr.source if when is None else f"{when.source}\0{expr.source}"
+        value = memo.get(key)
+        if value is None:
+            value = memo[key] = self._req_ok(when, expr, env, where)
+        return value
+
+    def _req_ok(self, when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+        m = self.machine
+        if when is not None and not _fold(m, when, env, where):
+            return True
+        return _fold(m, expr, env, where)
+
+    def due(self, state: State) -> list[tuple[str, str]]:
+        """The moves the rules oblige someone to make now (``due:`` of the rule file), as
+        (player, kind), when the kind is open to that player."""
+        if state.ended:
+            return []
+        out: list[tuple[str, str]] = []
+        env: dict[str, Any] | None = None
+        for kind, info in self.kinds.items():
+            if info.due is None:
+                continue
+            if env is None:
+                env = self.machine.env(state, None, {})
+                env["move"] = _EMPTY
+            who = self.machine._run(info.due, env, f"{kind} due")
+            if isinstance(who, str) and who in state.players and kind in self.open_kinds(state, who):
+                out.append((who, kind))
+        return out
+
+    def mover(self, state: State, open_: Mapping[str, list[str]], rng: random.Random) -> str | None:
+        """Who moves next when several could: the player whose turn it is if a move is
+        open to them that claims nothing, else one drawn among the players with
+        such a move, else among those with any (a claim is never forced on anyone)."""
+        if not open_:
+            return None
+        plain = [p for p, kinds in open_.items() if any(not self.kinds[k].claims for k in kinds)]
+        if state.turn in plain:
+            return state.turn
+        if plain:
+            return plain[0] if len(plain) == 1 else rng.choice(plain)
+        if state.turn in open_:
+            return state.turn
+        return rng.choice(sorted(open_))
+
+    # -- the mover's choices ------------------------------------------------------------
+    def items(self, p: MoveParam) -> list[str]:
+        comps = _components(p)
+        found = self._items_cache.get(comps)
+        if found is None:
+            found = self._items_cache[comps] = [i for c in comps for i in self.rules.components[c].items]
+        return found
+
+    def _size(self, p: MoveParam, env: Mapping[str, Any]) -> int | None:
+        if p.size is None:
+            return None
+        return self.machine._run(p.size, env, p.name)
+
+    def options(self, state: State, actor: str, p: MoveParam, named: Sequence[str] = (),
+                exclude: frozenset[str] | set[str] = frozenset(), env: Mapping[str, Any] | None = None) -> list[Any]:
+        """Every value of a parameter (for enumeration); ``named``: the items the move names;
+        ``exclude``: items left out of the values."""
+        t = p.type
+        if t == "item":
+            return [i for i in self.items(p) if i not in exclude]
+        if t == "player":
+            return list(state.players)
+        if t == "token_value":
+            return sorted(self.machine.supply)
+        if t == "choice":
+            return list(getattr(p, "values", ()))
+        if t == "flag":
+            return [False, True]
+        if t == "count":
+            if p.max is None:
+                return list(range(0, self.n_cards + 1))
+            env = env if env is not None else self.machine.env(state, actor, {})
+            return list(range(0, int(self.machine._run(p.max, env, p.name)) + 1))
+        if t == "items":
+            if decided_by(p) == "outcome" and p.size is None:
+                pool = [c for c in dict.fromkeys(named) if c in set(self.items(p))]
+                return [list(c) for k in range(len(pool) + 1) for c in itertools.combinations(pool, k)]
+            if p.size is not None and env is None:
+                env = self.machine.env(state, actor, {})
+            size = self._size(p, env) if p.size is not None else None  # type: ignore[arg-type]
+            out: list[list[str]] = []
+            for pool in self._pools(p):
+                pool = [i for i in pool if i not in exclude]
+                sizes = [size] if size is not None else range(1, len(pool) + 1)
+                for k in sizes:
+                    if p.distinct:
+                        groups = _groups(self.rules, pool, p.distinct)
+                        for chosen in itertools.combinations(groups, k):
+                            out.extend(list(c) for c in itertools.product(*chosen))
+                    else:
+                        out.extend(list(c) for c in itertools.combinations(pool, k))
+            return out
+        return []
+
+    def _pools(self, p: MoveParam) -> list[list[str]]:
+        """The item lists one items parameter draws from (one per component when they may not mix)."""
+        if getattr(p, "one_component", False) and len(_components(p)) > 1:
+            return [list(self.rules.components[c].items) for c in _components(p)]
+        return [self.items(p)]
+
+    def sample_value(self, state: State, actor: str, p: MoveParam, rng: random.Random,
+                     env: Mapping[str, Any]) -> Any:
+        """One value of a mover's parameter, uniformly (a list: its size, then its items)."""
+        t = p.type
+        if t == "item":
+            return rng.choice(self.items(p))
+        if t == "player":
+            return rng.choice(state.players)
+        if t == "token_value":
+            return rng.choice(sorted(self.machine.supply))
+        if t == "choice":
+            return rng.choice(list(getattr(p, "values", ())))
+        if t == "flag":
+            return rng.random() < 0.5
+        if t == "count":
+            top = self.machine._run(p.max, env, p.name) if p.max is not None else self.n_cards
+            return rng.randint(0, int(top))
+        if t == "items":
+            pools = self._pools(p)
+            pool = pools[0] if len(pools) == 1 else rng.choice(pools)
+            size = self._size(p, env)
+            if size is None:
+                size = rng.randint(1, len(pool))
+            if p.distinct:
+                groups = _groups(self.rules, pool, p.distinct)
+                size = min(size, len(groups))
+                return [rng.choice(groups[g]) for g in sorted(rng.sample(range(len(groups)), size))]
+            return rng.sample(pool, min(size, len(pool)))
+        return None
+
+    def sample_args(self, state: State, actor: str, kind: str, rng: random.Random) -> dict[str, Any]:
+        info = self.kinds[kind]
+        env = self.machine.env(state, actor, {}) if info.needs_env else {}
+        return {p.name: self.sample_value(state, actor, p, rng, env) for p in info.mover}
+
+    def mover_choices(self, state: State, actor: str, kind: str, limit: int = MAX_ENUMERATE,
+                      exclude: frozenset[str] | set[str] = frozenset()) -> Iterator[dict[str, Any]]:
+        """Every assignment of the mover's parameters (required ones; optional ones as given or
+        left out), naming no item of ``exclude``; nothing when there are more than ``limit``."""
+        info = self.kinds[kind]
+        axes = []
+        total = 1
+        for p in info.mover:
+            values = self.options(state, actor, p, exclude=exclude)
+            if p.optional:
+                values = values + [None]
+            axes.append((p.name, values))
+            total *= max(1, len(values))
+        if total > limit:
+            return
+        for combo in itertools.product(*(v for _n, v in axes)):
+            yield {n: v for (n, _v), v in zip(axes, combo) if v is not None}
+
+    # -- outcomes ------------------------------------------------------------------------
+    @staticmethod
+    def _equality_observed(move: Move, p: MoveParam) -> bool:
+        """Whether an observation of the move (without a condition) is ``<count> == move.<p>``:
+        then the true count is the parameter's one completion."""
+        for ob in move.observe:
+            if ob.when is not None:
+                continue
+            try:
+                tree = ast.parse(ob.fact.source, mode="eval").body
+            except SyntaxError:  # pragma: no cover - compiled once already
+                continue
+            if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq):
+                right = tree.comparators[0]
+                if isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name) \
+                        and right.value.id == "move" and right.attr == p.name \
+                        and isinstance(tree.left, ast.Call):
+                    return True
+        return False
+
+    def completions(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
+                    world: Mapping[str, str] | None, rng: random.Random | None = None) -> list[Play]:
+        """Every legal completion of the outcomes of a move whose mover's choices are ``args``
+        (with ``world``: only those whose facts are true in it); an optional outcome is left
+        out only when no value of it fits the others (a completion that gives the same values
+        and one more is kept instead).
+
+        Each outcome's values are first filtered by the requirements and facts that
+        read it alone; then their combinations by those that read several; the
+        move kept is then checked in full.
+        """
+        info = self.kinds[kind]
+        m = self.machine
+        blank = {p.name: None for p in info.outcome}
+        base = {**blank, **{p.name: None for p in info.mover}, **args}
+        env = m.env(state, actor, base)
+        for name in self._pure:
+            env[name] = _remembered(env[name])
+        if not all(self._req_ok(w, e, env, where) for w, e, where in info.mover_reqs):
+            return []
+        if world is not None and not all(self._obs_ok(w, f, env, where, world) for w, f, where in info.obs_mover):
+            return []
+        named = [v for p in info.mover for v in _flat(args.get(p.name))]
+        axes: list[tuple[str, list[Any]]] = []
+        for p in info.outcome:
+            values: list[Any] | None = None
+            if world is not None and p.name in info.equality:
+                probe = Play(kind, actor, {**args, **{q.name: 0 for q in info.outcome if q.type == "count"}})
+                value = m.observed_value(state, probe, p.name, world)
+                if value is not None:
+                    values = [value]
+            if values is None:
+                env["move"] = _EMPTY
+                values = self.options(state, actor, p, named, env=env)
+            if p.optional:
+                values = values + [None]
+            kept = []
+            for v in values:
+                full = {**base, p.name: v}
+                env["move"] = Namespace(full)
+                if all(self._single_ok(state, actor, w, e, where, full, env) for w, e, where in info.single_reqs[p.name]) \
+                        and (world is None or all(self._obs_ok(w, f, env, where, world)
+                                                  for w, f, where in info.obs_single[p.name])):
+                    kept.append(v)
+            if not kept:
+                return []
+            axes.append((p.name, kept))
+        total = 1
+        for _n, values in axes:
+            total *= len(values)
+        combos: Iterable[tuple[Any, ...]]
+        if total > MAX_STAGED:
+            r = rng or random.Random(0)
+            picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
+            combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
+        elif len(axes) > 1 and total > MAX_COMPLETIONS:
+            combos = self._staged(info, axes, base, env, world)
+        else:
+            combos = itertools.product(*(v for _n, v in axes))
+        found: list[tuple[tuple[Any, ...], Play]] = []
+        for combo in combos:
+            full = dict(base)
+            full.update(zip((n for n, _v in axes), combo))
+            env["move"] = Namespace(full)
+            if not all(self._req_ok(w, e, env, where) for w, e, where in info.joint_reqs):
+                continue
+            if world is not None and not all(self._obs_ok(w, f, env, where, world)
+                                             for w, f, where in info.obs_joint):
+                continue
+            found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
+        return _maximal(found)
+
+    def _single_ok(self, state: State, actor: str, when: Expr | None, expr: Expr, where: str,
+                   full: Mapping[str, Any], env: Mapping[str, Any]) -> bool:
+        """A requirement that reads one outcome, its value kept for this state and player by
+        the values of the parameters it reads."""
+        reads = self._reads.get((id(when), id(expr)))
+        if reads is None:
+            return self._req_ok(when, expr, env, where)
+        kept_state, kept_actor, memo = self._kept
+        if kept_state is not state or kept_actor != actor:
+            memo = {}
+            self._kept = (state, actor, memo)
+        key = (id(when), id(expr), tuple(repr(full.get(n)) for n in reads))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._req_ok(when, expr, env, where)
+        return found
+
+    def _staged(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
+                env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[Any, ...]]:
+        """Every combination of outcome values that passes the joint requirements and facts,
+        each checked as soon as the outcomes it reads are chosen (a search that prunes)."""
+        out: list[tuple[Any, ...]] = []
+        names = [n for n, _v in axes]
+        full = dict(base)
+        memo: dict[tuple[int, tuple[str, ...]], Any] = {}
+        m = self.machine
+
+        def value(expr: Expr, read: tuple[str, ...] | None, where: str, truth: bool) -> Any:
+            """An expression's value, kept by the values of the outcomes it reads."""
+            key = (id(expr), tuple(repr(full[n]) for n in (names if read is None else read)))
+            if key not in memo:
+                env["move"] = Namespace(full)
+                memo[key] = m._truth(expr, env, where) if truth else m._run(expr, env, where)
+            return memo[key]
+
+        def req_ok(entry: tuple[Any, ...]) -> bool:
+            when, expr, where, rw, re_ = entry
+            if when is not None and not value(when, rw, where, True):
+                return True
+            return bool(value(expr, re_, where, True))
+
+        def obs_ok(entry: tuple[Any, ...]) -> bool:
+            when, fact, where, rw, rf = entry
+            if when is not None and not value(when, rw, where, True):
+                return True
+            v = value(fact, rf, where, False)
+            return v if isinstance(v, bool) else bool(v.holds(world))
+
+        def go(i: int, chosen: tuple[Any, ...]) -> None:
+            if i == len(axes):
+                out.append(chosen)
+                return
+            for v in axes[i][1]:
+                full[names[i]] = v
+                if all(req_ok(e) for e in info.joint_stages[i]) and (
+                        world is None or all(obs_ok(e) for e in info.obs_stages[i])):
+                    go(i + 1, chosen + (v,))
+            full[names[i]] = None
+
+        go(0, ())
+        return out
+
+    def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
+        """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
+        their text); ``memo`` keeps each condition, fact and viewers by the parameters they
+        read, for moves of one player from one state."""
+        info = self.kinds[play.kind]
+        m = self.machine
+        env = memo.get("env")
+        if env is None:
+            env = memo["env"] = m.env(state, play.actor, {})
+            for name in self._pure:
+                env[name] = _remembered(env[name])
+        args = m._args(info.move, play)
+        where = f"{play.kind} observe"
+
+        def value(expr: Expr, read: tuple[str, ...] | None, truth: bool) -> Any:
+            key = (id(expr), repr(sorted(args.items())) if read is None else tuple(repr(args[n]) for n in read))
+            if key not in memo:
+                env["move"] = Namespace(args)
+                memo[key] = m._truth(expr, env, where) if truth else m._run(expr, env, where)
+            return memo[key]
+
+        out = []
+        for ob, rw, rf, rs in info.obs_reads:
+            if ob.when is not None and not value(ob.when, rw, True):
+                continue
+            viewers = value(ob.seen_by, rs, False)
+            key = ("viewers", id(ob.seen_by), repr(viewers))
+            if key not in memo:
+                memo[key] = _viewers(viewers, state.players, where)
+            seen = memo[key]
+            if seen is not None and viewer not in seen:
+                continue
+            fact = value(ob.fact, rf, False)
+            if isinstance(fact, bool):
+                fact = Const(fact)
+            if is_formula(fact):
+                out.append(Fact(fact, seen))
+        return out
+
+    def _obs_ok(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
+                world: Mapping[str, str]) -> bool:
+        m = self.machine
+        if when is not None and not m._truth(when, env, where):
+            return True
+        value = m._run(fact, env, where)
+        if isinstance(value, bool):
+            return value
+        return bool(value.holds(world))
+
+    def complete(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
+                 world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
+        """One legal completion (None when there is none): each outcome in the rule file's
+        order is drawn uniformly among the values that still leave a completion, so that a
+        value with more ways to go on is not favoured (a number said, then which item goes
+        with it)."""
+        found = self.completions(state, actor, kind, args, world, rng)
+        names = [p.name for p in self.kinds[kind].outcome]
+        while found:
+            pool = found
+            for name in names:
+                if len(pool) == 1:
+                    break
+                values: dict[str, Any] = {}
+                for play in pool:
+                    values.setdefault(repr(play.args.get(name)), play.args.get(name))
+                if len(values) > 1:
+                    keys = list(values)
+                    pick = keys[rng.randrange(len(keys))]
+                    pool = [play for play in pool if repr(play.args.get(name)) == pick]
+            play = pool[0] if len(pool) == 1 else pool[rng.randrange(len(pool))]
+            found.remove(play)
+            if not self.verify or not self.machine.check(state, play):
+                return self._tidy(state, play)
+        return None
+
+    def _tidy(self, state: State, play: Play) -> Play:
+        """Leave out an optional outcome given as an empty list when the move means the same without it."""
+        info = self.kinds[play.kind]
+        for p in info.outcome:
+            if p.optional and play.args.get(p.name) == []:
+                bare = {k: v for k, v in play.args.items() if k != p.name}
+                env = self.machine.env(state, play.actor, {**{q.name: None for q in info.move.params}, **bare})
+                if all(self._req_ok(w, e, env, where) for w, e, where in (*info.single_reqs[p.name], *info.joint_reqs)):
+                    play = Play(play.kind, play.actor, bare)
+        return play
+
+    # -- applying ---------------------------------------------------------------------------
+    def apply(self, state: State, play: Play) -> tuple[Outcome, Play]:
+        """Play a legal move; the play as a log records it (reveals filled in, parameters
+        in the rule file's order)."""
+        out = self.machine.play(state, play, legal=True)
+        info = self.kinds[play.kind]
+        args = dict(play.args)
+        if info.reveals is not None and out.revealed:
+            args[info.reveals.name] = [(t.owner, t.value) for t in out.revealed]
+        ordered = {p.name: args[p.name] for p in info.move.params if p.name in args}
+        return out, Play(play.kind, play.actor, ordered)
+
+
+_EMPTY = Namespace({})  # ``move`` while no parameter is chosen
+
+
+def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
+    """The completions that no other extends (the same values, and a value where one is left out)."""
+    if all(None not in combo for combo, _p in found):
+        return [p for _c, p in found]
+    covered: set[tuple[Any, ...]] = set()
+    for combo, _p in found:
+        given = [i for i, v in enumerate(combo) if v is not None]
+        for k in range(len(given)):
+            for keep in itertools.combinations(given, k):
+                covered.add(tuple(repr(combo[i]) if i in keep else None for i in range(len(combo))))
+    return [p for combo, p in found
+            if tuple(None if v is None else repr(v) for v in combo) not in covered]
+
+
+def _fold(machine: Machine, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+    key = id(expr)
+    folded = machine._folded.get(key)
+    if folded is not None:
+        return folded
+    value = machine._truth(expr, env, where)
+    if key in machine._foldable:
+        machine._folded[key] = value
+    return value
+
+
+def _remembered(fn: Any) -> Any:
+    """A rule function whose calls are kept by their arguments (one state, no move read)."""
+    kept: dict[str, Any] = {}
+
+    def call(*args: Any) -> Any:
+        key = repr(args)
+        if key not in kept:
+            kept[key] = fn(*args)
+        return kept[key]
+    return call
+
+
+def _flat(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def declared_ends(rules: Ruleset) -> dict[int, str]:
+    """Every ``end`` effect of the rule file (by id) -> its label: the move and the
+    rulebook sentence it cites (or, without one, the conditions that lead to it)."""
+    out: dict[int, str] = {}
+
+    def walk(kind: str, effects: Sequence[Effect], conds: list[str]) -> None:
+        for eff in effects:
+            if eff.verb == "when":
+                walk(kind, eff.then, conds + [eff.arg.source])
+                walk(kind, eff.otherwise, conds + [f"not ({eff.arg.source})"])
+            elif eff.verb == "end":
+                quote = getattr(eff.cite, "quote", None) if eff.cite else None
+                text = quote if quote else " and ".join(conds) or "always"
+                out[id(eff)] = f"{kind}: {text if len(text) <= 60 else text[:59].rstrip() + '…'}"
+
+    for kind, move in rules.moves.items():
+        walk(kind, move.effects, [])
+    return out
+
+
+def _reads_name(expr: Expr, name: str, functions: Mapping[str, Expr], seen: frozenset[str] = frozenset()) -> bool:
+    if name in expr.names:
+        return True
+    return any(_reads_name(functions[n], name, functions, seen | {n})
+               for n in expr.names if n in functions and n not in seen)
+
+
+_STATE_NAMES = {"tokens": "tokens", "spaces": "tokens", "tokens_left": "tokens", "tokens_left_of": "tokens",
+                "out": "out", "active": "out", "phase": "phase", "turn": "turn", "ended": "ended"}
+
+
+def _state_read(expr: Expr, functions: Mapping[str, Expr], seen: frozenset[str] = frozenset()) -> set[str]:
+    """The parts of the state an expression reads (``vars.X``, tokens, out...), through rule functions."""
+    out = {f"vars.{a}" for b, a, _c in expr.attributes if b == "vars"}
+    if "vars" in expr.names and not out:
+        out.add("vars.*")
+    out |= {_STATE_NAMES[n] for n in expr.names if n in _STATE_NAMES}
+    for n in expr.names:
+        if n in functions and n not in seen:
+            out |= _state_read(functions[n], functions, seen | {n})
+    return out
+
+
+def _state_written(effects: Iterable[Effect]) -> set[str]:
+    """The parts of the state effects may change."""
+    out: set[str] = set()
+    for eff in effects:
+        if eff.verb == "when":
+            out |= _state_written(eff.then) | _state_written(eff.otherwise)
+        elif eff.verb in ("set", "add", "remove"):
+            out |= {f"vars.{name}" for name, _e in eff.arg}
+        elif eff.verb in ("place_token", "reveal_tokens"):
+            out.add("tokens")
+        elif eff.verb == "eliminate":
+            out.add("out")
+        elif eff.verb in ("phase", "turn"):
+            out.add(eff.verb)
+        elif eff.verb == "end":
+            out.add("ended")
+    if any(w.startswith("vars.") for w in out):
+        out.add("vars.*")
+    return out
+
+
+def start_facts(deal: Deal, world: Mapping[str, str]) -> list[Fact]:
+    """What each player sees of the deal before the first move: the cards of the
+    zones they own that their owner sees, and of zones everyone sees."""
+    out = []
+    for deck in deal.decks:
+        for zone in deck.zones:
+            if zone.seen_by == "everyone":
+                viewers = None
+            elif zone.seen_by == "owner" and zone.owner is not None:
+                viewers = frozenset({zone.owner})
+            else:
+                continue
+            for card in deck.cards:
+                if world.get(card) == zone.id:
+                    out.append(pin(card, zone.id, viewers, source="deal"))
+    return out
+
+
+def solution_of(deal: Deal, world: Mapping[str, str]) -> tuple[str, ...]:
+    """The cards of the solution zones in a deal."""
+    zones = set(deal.solution)
+    return tuple(c for c, z in world.items() if z in zones)

@@ -1,0 +1,203 @@
+"""``simulate``: N games by bots, on one process, local processes or a Dask cluster.
+
+Games are cut into chunks of consecutive indices; each chunk is played by
+a worker that loads the rules itself (by name or path, variant, overlays)
+and returns plain records.  Records are put back in index order before
+anything is counted, and every game draws from its own stream
+(:func:`~ruleslawyer.lab.game.game_rng`), so one seed gives the same
+results with 1 worker, 2 processes or a cluster.
+
+Executors: ``local`` (``--workers K``: K processes, 1: this process) and
+``dask`` (``--executor dask``: a ``LocalCluster`` of K worker processes,
+or the cluster at ``--scheduler ADDRESS``; needs the ``cluster`` extra).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from ..checker.check import check_text
+from ..spec.loader import load_rules
+from ..spec.model import Ruleset
+from .bots import parse_bots
+from .engine import Lab
+from .game import GameRecord, play_game
+from .stats import summarise
+
+__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError"]
+
+#: Games per task sent to a worker.
+CHUNK = 8
+
+
+class ExecutorError(RuntimeError):
+    """The chosen executor cannot run here (the extra is missing, the scheduler is unreachable)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    rules: str                      # a bundled name or a path
+    variant: str | None = None
+    house: tuple[str, ...] = ()
+    games: int = 100
+    bots: str = "random"
+    seed: int = 0
+    max_moves: int = 500
+    sample: int = 3                 # games written as logs (the first ones) and checked
+    track: bool = True              # follow when the solution becomes known
+
+
+@dataclass
+class Result:
+    config: Config
+    name: str                       # the rule set's canonical name
+    seats: int
+    bots: list[str]
+    records: list[GameRecord]
+    summary: dict[str, Any]
+    logs: list[tuple[int, str, int]] = field(default_factory=list)  # (index, log text, check status)
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.config
+        return {"rules": self.name, "games": c.games, "seed": c.seed, "bots": self.bots,
+                "max_moves": c.max_moves, **self.summary,
+                "logs": {"checked": len(self.logs), "clean": sum(1 for _i, _t, s in self.logs if s == 0)}}
+
+
+_LABS: dict[tuple[Any, ...], Lab] = {}
+
+
+def lab_for(rules: str, variant: str | None, house: Sequence[str]) -> Lab:
+    """The lab of a rule set (cached per process)."""
+    key = (rules, variant, tuple(house))
+    found = _LABS.get(key)
+    if found is None:
+        found = _LABS[key] = Lab(load_rules(rules, variant=variant, house=list(house)))
+    return found
+
+
+def _chunk_task(config: Config, indices: Sequence[int]) -> list[GameRecord]:
+    lab = lab_for(config.rules, config.variant, config.house)
+    seats = int(lab.rules.param("players"))
+    bots = parse_bots(config.bots, seats, list(lab.rules.moves))
+    return [play_game(lab, bots, config.seed, i, config.max_moves, keep_log=i < config.sample,
+                      track=config.track) for i in indices]
+
+
+def _chunks(games: int, size: int = CHUNK) -> list[list[int]]:
+    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+
+
+def run(config: Config, workers: int = 1, executor: str = "local", scheduler: str | None = None,
+        progress: Callable[[int], None] | None = None, rules: Ruleset | None = None) -> Result:
+    """Play the games and summarise them; ``progress(k)`` is told of each k games done."""
+    lab = lab_for(config.rules, config.variant, config.house) if rules is None else Lab(rules)
+    seats = int(lab.rules.param("players"))
+    bots = parse_bots(config.bots, seats, list(lab.rules.moves))
+    chunks = _chunks(config.games)
+    done: dict[int, list[GameRecord]] = {}
+    if executor == "dask":
+        results = _dask(config, chunks, workers, scheduler, progress)
+        done = dict(enumerate(results))
+    elif workers <= 1 or len(chunks) == 1:
+        for i, chunk in enumerate(chunks):
+            done[i] = _chunk_task(config, chunk)
+            if progress:
+                progress(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_chunk_task, config, chunk): i for i, chunk in enumerate(chunks)}
+            from concurrent.futures import as_completed
+
+            for fut in as_completed(futures):
+                i = futures[fut]
+                done[i] = fut.result()
+                if progress:
+                    progress(len(chunks[i]))
+    records = [r for i in sorted(done) for r in done[i]]
+    summary = summarise([r.to_json() for r in records], seats, config.max_moves)
+    result = Result(config, lab.rules.canonical_name, seats, [b.spec() for b in bots], records, summary)
+    for r in records:
+        if r.log is not None:
+            report = check_text(r.log, f"<simulated game {r.index}>")
+            result.logs.append((r.index, r.log, report.status))
+    return result
+
+
+def _dask(config: Config, chunks: list[list[int]], workers: int, scheduler: str | None,
+          progress: Callable[[int], None] | None) -> list[list[GameRecord]]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ExecutorError("--executor dask needs Dask distributed: pip install 'ruleslawyer[cluster]'") from None
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ExecutorError(f"no Dask scheduler answers at {scheduler}: {exc}") from None
+        else:
+            cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=40)
+            client = Client(cluster)
+        try:
+            futures = [client.submit(_chunk_task, config, chunk, pure=False) for chunk in chunks]
+            index = {f.key: i for i, f in enumerate(futures)}
+            out: dict[int, list[GameRecord]] = {}
+            for fut in as_completed(futures):
+                i = index[fut.key]
+                out[i] = fut.result()
+                if progress:
+                    progress(len(chunks[i]))
+            return [out[i] for i in range(len(chunks))]
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+class Progress:
+    """A progress bar on standard error when it is a terminal (rich); silent otherwise."""
+
+    def __init__(self, total: int, label: str, enabled: bool | None = None):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._bar: Any = None
+        self.total, self.label = total, label
+
+    def __enter__(self) -> "Progress":
+        if self.enabled and self.total > 0:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TimeRemainingColumn
+
+            self._bar = Bar("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), transient=True, console=_console())
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.label, total=self.total)
+        return self
+
+    def advance(self, k: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, k)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(file=sys.stderr)
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def records_json(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
+    return [r.to_json() for r in records]

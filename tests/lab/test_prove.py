@@ -1,0 +1,36 @@
+"""prove: the shipped properties hold on the base rules, the flawed overlay is refuted,
+and the counterexample is a log that check replays clean to the same state."""
+
+from __future__ import annotations
+
+from ruleslawyer.checker.check import check_text
+from ruleslawyer.checker.log import parse_log_text
+from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab.prove import load_properties, prove, state_key
+from ruleslawyer.spec.loader import load_rules
+
+from ..conftest import ROOT
+
+PROPS = ROOT / "examples" / "lady-alice" / "lab" / "properties.yaml"
+FLAWED = ROOT / "examples" / "lady-alice" / "lab" / "short-of-cards.yaml"
+
+
+def test_the_properties_hold_on_the_base_rules():
+    rules = load_rules("lady-alice", variant="3p")
+    proof = prove(rules, load_properties(str(PROPS), rules), depth=1)
+    assert len(proof.results) >= 5
+    assert all(r.holds for r in proof.results), [(r.prop.id, r.message) for r in proof.results]
+    assert proof.states > 1
+
+
+def test_the_flawed_overlay_is_refuted_and_the_counterexample_replays_to_the_same_state():
+    rules = load_rules("lady-alice", variant="4p", house=[str(FLAWED)])
+    proof = prove(rules, load_properties(str(PROPS), rules), depth=2, rules_ref="lady-alice", house=[str(FLAWED)])
+    bad = [r for r in proof.results if not r.holds]
+    assert [r.prop.id for r in bad] == ["cards-never-negative"]
+    log = bad[0].counterexample
+    report = check_text(log, "<counterexample>", allow=[str(ROOT)])
+    assert report.status == 0, log + report.format_text()
+    parsed, parsed_rules = parse_log_text(log, "<counterexample>", [str(ROOT)])
+    result = replay(parsed, parsed_rules)
+    assert state_key(result.state) == bad[0].key
