@@ -34,3 +34,13 @@ def test_the_flawed_overlay_is_refuted_and_the_counterexample_replays_to_the_sam
     parsed, parsed_rules = parse_log_text(log, "<counterexample>", [str(ROOT)])
     result = replay(parsed, parsed_rules)
     assert state_key(result.state) == bad[0].key
+
+
+def test_the_perfect_alibi_properties_hold_over_the_set_up():
+    """At least five properties for the second game; every one holds over the set-up's moves."""
+    rules = load_rules("perfect-alibi")
+    props = load_properties(str(ROOT / "examples" / "perfect-alibi" / "lab" / "properties.yaml"), rules)
+    assert len(props.properties) >= 5
+    proof = prove(rules, props, depth=3)
+    assert proof.complete and proof.states > 100
+    assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
