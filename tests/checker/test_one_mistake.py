@@ -131,7 +131,6 @@ def test_one_mistake_gives_one_error(case, monkeypatch):
         assert d.hint is not None and hint in d.hint, report.format_text()
 
 
-@pytest.mark.skipif(not (ROOT / PA).is_dir(), reason="Perfect Alibi's example logs have not landed yet")
 @pytest.mark.parametrize("case", PA_CASES, ids=[_id(c) for c in PA_CASES])
 def test_one_mistake_gives_one_error_in_perfect_alibi(case, monkeypatch):
     monkeypatch.chdir(ROOT)
