@@ -1,7 +1,7 @@
 """Can the solver answer for a rule set?  Checked when the rules are loaded.
 
 A house overlay may make the hidden deal bigger than any exact engine
-takes (sixteen evidence cards out of thirty-two...).  Rather than failing
+takes (half of a deck of thirty-two in the solution...).  Rather than failing
 in the middle of a command, the rules are refused when loaded, with a
 diagnostic that names the limit and points at the parameter that made the
 deal too big.  The limits are the solver's (``RULESLAWYER_MAX_SETS``,

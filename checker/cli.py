@@ -69,7 +69,7 @@ FORMAT_HELP = "text (default) or json"
 def _house(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
                    help=f"house-rule overlays to play {what} with, by name or file, besides the ones the log names "
-                        "(e.g. --house no-repeat two-counters)")
+                        "(e.g. --house house-a.yaml house-b.yaml)")
 
 
 def _viewpoint(p: argparse.ArgumentParser) -> None:
@@ -95,22 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
                  "Rule files and house-rule overlays: check them, show a resolved variant, draw its "
                  "state machine, or say where a rule comes from.",
                  ["ruleslawyer rules validate rules/{game}.yaml rules/house/*.yaml",
-                  "ruleslawyer rules show {game} --variant 5p --house no-repeat",
-                  "ruleslawyer rules explain {game} suspect/not-previous"])
+                  "ruleslawyer rules show {game} --variant 5p --house house.yaml",
+                  "ruleslawyer rules explain {game} MOVE/REQUIREMENT"])
     rsub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", parser_class=_Parser,
                                 help="what to do with the rules (e.g. show)")
     rsub.required = True
     val = _sub(rsub, "validate", "check rule files and house overlays",
                "Load each file and report every problem (exit status 2 when one is found).",
-               ["ruleslawyer rules validate rules/{game}.yaml", "ruleslawyer rules validate {game} no-repeat"])
+               ["ruleslawyer rules validate rules/{game}.yaml", "ruleslawyer rules validate {game} house.yaml"])
     val.add_argument("files", nargs="+", metavar="FILE",
-                     help="rule files or overlays, by path or bundled name (e.g. {game} no-repeat)")
+                     help="rule files or overlays, by path or bundled name (e.g. {game} house.yaml)")
     val.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     for name, helptext, desc, examples in (
             ("show", "the resolved variant: every number and option and where it was set",
              "The resolved rule set: its canonical name, every parameter and option with the file and "
              "line that set it, the components, phases and moves.",
-             ["ruleslawyer rules show {game}", "ruleslawyer rules show {game} --variant 5p --house no-repeat",
+             ["ruleslawyer rules show {game}", "ruleslawyer rules show {game} --variant 5p --house house.yaml",
               "ruleslawyer rules show {game} --format json"]),
             ("graph", "the state machine as a diagram",
              "The phases and moves as a Mermaid or Graphviz diagram.",
@@ -118,18 +118,18 @@ def build_parser() -> argparse.ArgumentParser:
             ("explain", "where a rule comes from: its check and the rulebook sentence it cites",
              "A rule (MOVE/REQUIREMENT, its code, a parameter, an option or a scoring step) with what it "
              "checks and the rulebook sentence it cites; without RULE, the list of rules.",
-             ["ruleslawyer rules explain {game}", "ruleslawyer rules explain {game} suspect/not-previous",
-              "ruleslawyer rules explain {game} LA212"])):
+             ["ruleslawyer rules explain {game}", "ruleslawyer rules explain {game} MOVE/REQUIREMENT",
+              "ruleslawyer rules explain {game} CODE"])):
         p = _sub(rsub, name, helptext, desc, examples)
         p.add_argument("rules", metavar="NAME_OR_FILE", help="a bundled rule set by name, or a rule file (e.g. {game})")
         p.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p, or 5)")
         p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                       help="house-rule overlays, by name or file (e.g. --house no-repeat)")
+                       help="house-rule overlays, by name or file (e.g. --house house.yaml)")
         if name == "show":
             p.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
         elif name == "explain":
             p.add_argument("rule", nargs="?", metavar="RULE",
-                           help="MOVE/REQUIREMENT id, code, parameter, option or scoring step (e.g. LA212)")
+                           help="MOVE/REQUIREMENT id, code, parameter, option or scoring step (e.g. a code)")
         else:
             p.add_argument("--format", choices=("mermaid", "dot"), default="mermaid",
                            help="mermaid (default) or dot (Graphviz)")
@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "Replay each log through the rules and report every violation, one error per mistake "
                  "(file:line:col: error[CODE]: move N: message); a partial log ends with what comes next. "
                  "Exit status: 0 clean, 1 violations, 2 unusable input.",
-                 ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house no-repeat --format json",
+                 ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house house.yaml --format json",
                   "ruleslawyer check examples/{game}/*.yaml --strict"])
     check.add_argument("logs", nargs="+", metavar="LOG", help="game log files (YAML)")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
@@ -148,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = _sub(sub, "explain", "what a diagnostic code means",
                    "What a code means, the rule behind it with its citation, and a minimal example log.",
-                   ["ruleslawyer explain LA212", "ruleslawyer explain LA290 --rules rules/house/no-early-accusation.yaml"])
-    explain.add_argument("code", help="a diagnostic code (e.g. LA212, LG110, RL101)")
+                   ["ruleslawyer explain CODE", "ruleslawyer explain CODE --rules house.yaml"])
+    explain.add_argument("code", help="a diagnostic code (e.g. LG110, RL101)")
     explain.add_argument("--rules", metavar="NAME_OR_FILE",
                          help="look the code up in this rule set (default: every bundled one)")
 
@@ -158,12 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
                  "and chance, why a card is certain (--explain), when each player could have known "
                  "(--hindsight).  A log with errors is said so first, and the exit status is 1.",
                  ["ruleslawyer solve game.yaml", "ruleslawyer solve game.yaml --as Gordon --at 12",
-                  "ruleslawyer solve game.yaml --explain compass", "ruleslawyer solve game.yaml --hindsight --format json"])
+                  "ruleslawyer solve game.yaml --explain CARD", "ruleslawyer solve game.yaml --hindsight --format json"])
     solve.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
     _viewpoint(solve)
     solve.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last; e.g. --at 12)")
     solve.add_argument("--explain", metavar="CARD",
-                       help="why a card is certain or ruled out, by its name or any alias (e.g. --explain compass)")
+                       help="why a card is certain or ruled out, by its name or any alias (e.g. --explain CARD)")
     solve.add_argument("--hindsight", action="store_true",
                        help="for the spectator and each player, the first move after which the solution was known")
     solve.add_argument("--list", type=int, default=10, metavar="N",
@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. {game})")
     schema.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p)")
     schema.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                        help="house-rule overlays, by name or file (e.g. --house no-repeat)")
+                        help="house-rule overlays, by name or file (e.g. --house house.yaml)")
     schema.add_argument("--players", nargs="+", metavar="NAME",
                         help="the players' names, to complete and check them too (e.g. --players Ann Ben Cat Dan)")
 
@@ -215,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
-                 "then type:  suspect: Helen, clues: [Baker, P2, T3, O4], smiles: 1"])
+                 "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
     play.add_argument("--rules", metavar="NAME_OR_FILE", help="for a new log: the rule set (e.g. --rules {game})")
     play.add_argument("--players", nargs="+", metavar="NAME",
@@ -223,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
     play.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                      help="for a new log: house-rule overlays (e.g. --house no-repeat)")
+                      help="for a new log: house-rule overlays (e.g. --house house.yaml)")
     for p in (solve, show, report, play):
         _allow_path(p)
     for plugin in _plugins():

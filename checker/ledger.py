@@ -227,7 +227,7 @@ def _search(problem: _Problem) -> bool:
             return False
         tried: set[tuple[object, ...]] = set()
         for perm in set(permutations(sorted(left.elements()))):
-            # Counters of one owner are alike unless a later group names them.
+            # Tokens of one owner are alike unless a later group names them.
             shape = tuple(sorted(((o, k if k in later[gi] else -1), v) for (k, o), v in zip(free, perm)))
             if shape in tried:
                 continue

@@ -500,9 +500,9 @@ class _Parser:
                 continue
             param = params.get(key) if isinstance(key, str) else None
             if param is None:
-                guess = did_you_mean(str(key), list(params))
+                near = did_you_mean(str(key), list(params))
                 self.error("LG113", f"'{move.name}' takes no parameter '{key}'", raw.key_position(key),
-                           hint=f"did you mean '{guess}'?" if guess else
+                           hint=f"did you mean '{near}'?" if near else
                            (f"its parameters are: {', '.join(params)}" if params else "it takes no parameter"))
                 ok = False
                 continue
@@ -517,9 +517,9 @@ class _Parser:
 
     def _move_hint(self, raw: LMap) -> str:
         for key in raw:
-            guess = did_you_mean(str(key), list(self.rules.moves))
-            if guess:
-                return f"did you mean '{guess}'?"
+            near = did_you_mean(str(key), list(self.rules.moves))
+            if near:
+                return f"did you mean '{near}'?"
         first = next(iter(self.rules.moves))
         return f"a move is one of: {', '.join(self.rules.moves)} (e.g. '- {{{first}: {self.names.players[0] if self.names else 'player'}, ...}}')"
 
@@ -546,9 +546,9 @@ class _Parser:
             by_fold = {fold(v): v for v in p.values}
             if isinstance(value, (str, int)) and not isinstance(value, bool) and fold(value) in by_fold:
                 return by_fold[fold(value)]
-            guess = did_you_mean(str(value), [str(v) for v in p.values])
+            near = did_you_mean(str(value), [str(v) for v in p.values])
             self.error("LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, "
-                       f"not {value!r}", pos, hint=f"did you mean '{guess}'?" if guess else None)
+                       f"not {value!r}", pos, hint=f"did you mean '{near}'?" if near else None)
             return _BAD
         if p.type == "flag":
             if not isinstance(value, bool):

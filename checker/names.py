@@ -49,8 +49,8 @@ class Names:
         if found is not None:
             return found
         table = self.rules.aliases.get(component, {})
-        guess = did_you_mean(str(text), list(table))
-        hint = f"did you mean '{self.rules.name(table[guess])}'?" if guess else None
+        near = did_you_mean(str(text), list(table))
+        hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
         self.diagnostics.append(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint))
         return None
 
@@ -64,8 +64,8 @@ class Names:
             if found is not None:
                 return found
         table = {k: v for c in components for k, v in self.rules.aliases.get(c, {}).items()}
-        guess = did_you_mean(str(text), list(table))
-        hint = f"did you mean '{self.rules.name(table[guess])}'?" if guess else None
+        near = did_you_mean(str(text), list(table))
+        hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
         nouns = " or ".join(self.rules.noun(c) for c in components)
         self.diagnostics.append(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint))
         return None
@@ -76,7 +76,7 @@ class Names:
         found = by_fold.get(fold(text)) if isinstance(text, str) else None
         if found is not None:
             return found
-        guess = did_you_mean(str(text), list(self.players))
-        hint = f"did you mean '{guess}'?" if guess else f"the players are: {', '.join(self.players)}"
+        near = did_you_mean(str(text), list(self.players))
+        hint = f"did you mean '{near}'?" if near else f"the players are: {', '.join(self.players)}"
         self.diagnostics.append(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint))
         return None

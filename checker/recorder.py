@@ -1,7 +1,7 @@
 """``ruleslawyer play``: record a game at the table, one move at a time.
 
 The recorder shows whose turn it is and the moves that are legal, reads a
-move in the log's own syntax (``{place: Gordon, clue: compass}``, braces
+move in the log's own syntax (``{MOVE: PLAYER, PARAM: VALUE}``, braces
 optional; names are completed with Tab on a terminal), checks it at once
 against the whole log so far, and appends it to the log file only when it
 breaks no rule.  The log keeps its author's formatting: a move is one new
@@ -38,7 +38,7 @@ from .writer import scalar
 __all__ = ["run_play", "Recorder", "append_move", "remove_last_move", "new_log"]
 
 HELP = """commands:
-  a move, in the log's syntax:  pass: Ann   or   {place: Ann, clue: compass, value: 1}
+  a move, in the log's syntax:  MOVE: PLAYER   or   {MOVE: PLAYER, PARAM: VALUE}
   moves            the moves that are legal now
   undo             remove the last move of the log
   show [NAME]      the table now, seen by NAME (default: a spectator; 'all' for everything)

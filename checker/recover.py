@@ -9,7 +9,7 @@ few and generic (no game's knowledge):
   choice whenever it is as good as any other);
 * **fill** -- a required parameter is missing: the move is applied with
   the value that fits the moves after it, and what it shows is unknown
-  (a verdict without its count is still a verdict, its count unknown);
+  (an observed move without its count is still that move, its count unknown);
 * **swap** -- this move and the next one were written in the wrong order;
 * **insert** -- a move without parameters (a pass) is missing before it;
 * **delete** -- the move is one too many.
@@ -52,8 +52,8 @@ class Repair:
     deletable: bool = False                      # deleting the move would do as well
 
     @property
-    def guessed(self) -> int:
-        """How many parameters of moves the log lacks are guessed (fewer is likelier)."""
+    def assumed(self) -> int:
+        """How many parameters of moves the log lacks are assumed (fewer is likelier)."""
         return sum(len(p.args) for i, p in self.plays if i is None)
 
     def with_cost(self, cost: int, residual: int) -> "Repair":
@@ -113,7 +113,7 @@ class Recovery:
         candidates.extend(self.inserts(index, state, play))
         candidates.append(Repair("delete", (), index + 1))
         scored = [c.with_cost(*self.cost(state, c, len(violations))) for c in candidates]
-        best = min(scored, key=lambda c: (c.cost, c.residual, ORDER.index(c.kind), c.guessed))
+        best = min(scored, key=lambda c: (c.cost, c.residual, ORDER.index(c.kind), c.assumed))
         if best.kind == "as-played" and any(c.kind == "delete" and c.cost == best.cost for c in scored):
             best = replace(best, deletable=True)
         return best

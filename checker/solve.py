@@ -131,7 +131,7 @@ def closing_step(rules: Ruleset, rep: Replay, card: str, status: str, core: list
 
 
 def grade_claims(rep: Replay, upto: int | None = None) -> list[dict[str, Any]]:
-    """Each move that asserts something about the deal (its rules' ``claims:``, e.g. a guess),
+    """Each move that asserts something about the deal (its rules' ``claims:``, e.g. naming the solution),
     graded from its player's viewpoint just before it: certain, a gamble or impossible."""
     from ..solver.errors import SolverError
     from ..solver.z3engine import Z3Knowledge
@@ -174,8 +174,8 @@ def _bad_argument(log: str, message: str, choices: Any = (), given: str = "", ne
     if nearest_only:
         hint = ("did you mean " + " or ".join(f"'{c}'" for c in choices) + "?") if choices else None
         raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
-    guess = did_you_mean(given, list(choices)) if given else None
-    hint = f"did you mean '{guess}'?" if guess else (f"one of: {', '.join(choices)}" if choices else None)
+    near = did_you_mean(given, list(choices)) if given else None
+    hint = f"did you mean '{near}'?" if near else (f"one of: {', '.join(choices)}" if choices else None)
     raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
 
 
@@ -253,9 +253,9 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
     if "explain" in out:
         ex = out["explain"]
         card = ex[_noun(rules, rep)]
-        verdict = {"in": f"is {word('certainly_in', 'certainly in the solution')}",
+        found = {"in": f"is {word('certainly_in', 'certainly in the solution')}",
                    "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
-        lines += ["", f"{rules.name(card)} {verdict}" + (", because:" if ex["because"] else "")]
+        lines += ["", f"{rules.name(card)} {found}" + (", because:" if ex["because"] else "")]
         for b in ex["because"]:
             lines.append("  " + _because(b))
         if ex.get("closing"):

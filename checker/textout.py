@@ -10,15 +10,15 @@ the rest in further bands below, a long name wrapped inside its cell).
 True
 >>> fit("  " + "x" * 50, 40) == "  " + "x" * 50     # one long word: kept whole, indent and all
 True
->>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 60))
-Suspects                       Places
-Charles Chaillé-Long    25.0%  Station                 50.0%
->>> print(columns([("Suspects", [("Charles Chaillé-Long", " 25.0%")]), ("Places", [("Station", " 50.0%")])], 40))
-Suspects
-Charles Chaillé-Long               25.0%
+>>> print(columns([("Group A", [("Item with a long name", " 25.0%")]), ("Group B", [("Item", " 50.0%")])], 60))
+Group A                        Group B
+Item with a long name   25.0%  Item                    50.0%
+>>> print(columns([("Group A", [("Item with a long name", " 25.0%")]), ("Group B", [("Item", " 50.0%")])], 40))
+Group A
+Item with a long name              25.0%
 <BLANKLINE>
-Places
-Station                            50.0%
+Group B
+Item                               50.0%
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ class Ctx:
 
 
 def unknown(ctx: Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:
-    guess = did_you_mean(str(name), [str(k) for k in known])
-    ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{guess}'?" if guess else None)
+    near = did_you_mean(str(name), [str(k) for k in known])
+    ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{near}'?" if near else None)
 
 
 def fold(text: Any) -> str:
@@ -129,9 +129,9 @@ class Builder:
                     if key in ("id", "name", "aliases"):
                         continue
                     if key not in attrs:
-                        guess = did_you_mean(str(key), list(attrs))
+                        near = did_you_mean(str(key), list(attrs))
                         self.ctx.error("RL101", f"unknown key '{key}' in components/{cid}/list", raw.key_position(key),
-                                       hint=f"did you mean '{guess}'?" if guess else
+                                       hint=f"did you mean '{near}'?" if near else
                                        f"declare it under attributes: of {cid}")
                         continue
                     values[str(key)] = str(value)

@@ -2,7 +2,7 @@
 
 Everything hidden is a deal.  A :class:`Deck` holds cards; its
 :class:`Zone` s (a player's hand, the solution, a public row, the undealt
-rest; or one Rival tile per player) each take a fixed number of them, so
+rest; or one secret tile per player) each take a fixed number of them, so
 every card lies in exactly one zone.  A deck may constrain its deal by the
 cards' attributes (:class:`GroupCount`: "the hands together hold one card of
 each category, the categories shuffled").  Decks are dealt independently.

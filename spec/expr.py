@@ -224,7 +224,7 @@ def _sum(items: Iterable[Any], *start: Any) -> Any:
 
 
 def _updated(mapping: Any, key: Any, value: Any) -> dict[Any, Any]:
-    """A copy of a mapping with one key set: ``updated(vars.held, actor, 'cook')``."""
+    """A copy of a mapping with one key set: ``updated(vars.held, actor, 'tile-a')``."""
     if not isinstance(mapping, Mapping):
         raise ExprError("updated() takes a mapping, a key and a value")
     _charge(len(mapping))

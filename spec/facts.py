@@ -19,11 +19,11 @@ decide and explain them) both read this module; it imports neither.
 >>> two = count(["bar-6", "bar-12", "cafe-6"], hand) == 2
 >>> two.holds({"bar-6": "hand:Blue", "bar-12": "hand:Blue", "cafe-6": "missing"})
 True
->>> lie = if_then_else(member("cook", frozenset({"rival:Blue"})) == 1,
+>>> lie = if_then_else(member("tile-a", frozenset({"tile:Blue"})) == 1,
 ...                    any_of([count(["bar-6"], hand) == 0, count(["bar-6"], hand) == 2]),
 ...                    count(["bar-6"], hand) == 1)
 >>> sorted(lie.zones())
-['hand:Blue', 'rival:Blue']
+['hand:Blue', 'tile:Blue']
 """
 
 from __future__ import annotations

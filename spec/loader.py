@@ -143,10 +143,10 @@ def _one_schema_error(doc: Any, err: jsonschema.ValidationError) -> list[Diagnos
         out = []
         for key in node:
             if key not in known:
-                guess = did_you_mean(str(key), known)
+                near = did_you_mean(str(key), known)
                 kpos = node.key_position(key) if isinstance(node, LMap) else pos
                 out.append(Diagnostic("RL101", f"unknown key '{key}' in {where}", kpos,
-                                      hint=f"did you mean '{guess}'?" if guess else
+                                      hint=f"did you mean '{near}'?" if near else
                                       f"expected one of: {', '.join(known)}"))
         return out
     if err.validator == "required":
@@ -236,9 +236,9 @@ def load_rules(name_or_path: str, variant: str | None = None,
         raise DiagnosticError([Diagnostic("RL001", f"{where} is a directory, not a rule file", Position(where))])
     if path is None:
         known = sorted(p.stem for p in rules_dir().glob("*.yaml"))
-        guess = did_you_mean(name_or_path, known)
+        near = did_you_mean(name_or_path, known)
         raise DiagnosticError([Diagnostic("RL001", f"no rule set or file named '{name_or_path}'", Position(name_or_path),
-                                          hint=f"did you mean '{guess}'?" if guess else f"bundled: {', '.join(known)}")])
+                                          hint=f"did you mean '{near}'?" if near else f"bundled: {', '.join(known)}")])
     overlays: list[tuple[Path, LMap]] = []
     if _is_overlay(path):
         chain = _house_chain(path, ctx, policy=policy)
@@ -483,8 +483,8 @@ def _key_position(node: Any, key: Any, fallback: Position | None) -> Position | 
 
 
 def unknown(ctx: Ctx, code: str, kind: str, name: Any, known: Iterable[Any], pos: Position | None) -> None:
-    guess = did_you_mean(str(name), [str(k) for k in known])
-    ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{guess}'?" if guess else None)
+    near = did_you_mean(str(name), [str(k) for k in known])
+    ctx.error(code, f"unknown {kind} '{name}'", pos, hint=f"did you mean '{near}'?" if near else None)
 
 
 def _check_shapes(params: dict[str, Setting], base: Any, limits: dict[str, tuple[Any, Any]], ctx: Ctx) -> None:

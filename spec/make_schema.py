@@ -155,8 +155,8 @@ RULES = {
             "params": {"type": "object", "additionalProperties": MOVE_PARAM},
             "requires": {"type": "array", "items": REQUIRE},
             "observe": {"type": "array", "items": OBSERVATION},
-            "claims": {**EXPR, "description": "A fact about the hidden deal the move asserts (a guess, an "
-                       "accusation): solve --hindsight grades it as certain, a gamble or impossible when made."},
+            "claims": {**EXPR, "description": "A fact about the hidden deal the move asserts (e.g. naming "
+                       "the solution): solve --hindsight grades it as certain, a gamble or impossible when made."},
             "due": {**EXPR, "description": "The player the rules oblige to make this move now (none: nobody), "
                     "e.g. a tile drawn at the end of a turn. A simulated game makes a due move before any "
                     "other; a log may still leave it out (the checker does not require it)."},

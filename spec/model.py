@@ -247,7 +247,7 @@ class Move:
     observe: tuple[Observation, ...]
     effects: tuple[Effect, ...]
     position: Position | None = None
-    claims: Expr | None = None     # a fact about the deal the move asserts (a guess)
+    claims: Expr | None = None     # a fact about the deal the move asserts (naming the solution)
     #: Who the rules oblige to make this move now (a player, or none), read when a game is
     #: simulated: a log may still leave the move out (a tile drawn), so the checker never requires it.
     due: Expr | None = None

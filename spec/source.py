@@ -44,7 +44,7 @@ class Limits:
     Each can be changed with an environment variable of the same name in
     upper case prefixed ``RULESLAWYER_`` (e.g. ``RULESLAWYER_MAX_BYTES``).
     ``max_string`` bounds every key and value (characters); ``max_name``,
-    the names and values of a game log (players, clues...), is read by the
+    the names and values of a game log (players, items...), is read by the
     log reader.
     """
 
@@ -340,9 +340,9 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None, declar
             siblings = [c.name for c in p.parent.iterdir()] if p.parent.is_dir() else []
         except OSError:
             siblings = []
-        guess = did_you_mean(p.name, siblings)
+        near = did_you_mean(p.name, siblings)
         raise _fail("RL001", f"no such file: {shown}", Position(shown),
-                    hint=f"did you mean '{p.parent / guess}'?" if guess else None) from None
+                    hint=f"did you mean '{p.parent / near}'?" if near else None) from None
     if stat.S_ISDIR(mode):
         raise _fail("RL001", f"{shown} is a directory, not a file", Position(shown))
     if not stat.S_ISREG(mode):
