@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
@@ -21,7 +21,7 @@ from ..spec.model import Ruleset
 from .check import number_moves
 from .log import parse_log
 from .replay import Replay, replay
-from .textout import columns, fit, grid, grid_fits, terminal_width
+from .textout import STATUS_MARK, columns, fit, grid, grid_fits, terminal_width
 
 __all__ = ["run_solve", "describe_fact", "render_text"]
 
@@ -285,7 +285,6 @@ def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) ->
     status mark, in as many columns as fit ``width``."""
     status = solve.get("status", {})
     probs = solve.get("probabilities", {})
-    mark = {"in": "!", "out": "x"}
     deck = rep.deal.solution_deck
     groups = deck.constraints[0] if deck is not None and deck.constraints else None
     cols = ([(rules.name(g), list(cards)) for g, cards in zip(groups.group_names, groups.groups)]
@@ -294,7 +293,7 @@ def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) ->
     def cell(cid: str) -> tuple[str, str]:
         p = probs.get(cid)
         chance = f"{p * 100:5.1f}%" if p is not None else "     -"
-        return rules.name(cid), f" {chance}{mark.get(status.get(cid, ''), ' ')}"
+        return rules.name(cid), f" {chance}{STATUS_MARK.get(status.get(cid, ''), ' ')}"
 
     return columns([(title, [cell(c) for c in cards]) for title, cards in cols], width)
 
@@ -308,32 +307,27 @@ def zone_tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int =
         return []
     deal = rep.deal
     status = solve.get("status", {})
-    mark = {"in": "!", "out": "x"}
+
+    def order(z: Any) -> tuple[int, int]:
+        if z.id in deal.solution:
+            return (0, 0)
+        return (1, deal.players.index(z.owner)) if z.owner in deal.players else (2, 0)
+
+    def rows(cards: Sequence[str], zones: Sequence[Any], digits: int) -> list[tuple[str, list[str]]]:
+        return [(rules.name(card), [f"{zp.get(card, {}).get(z.id, 0.0) * 100:.{digits}f}%"
+                                    + (STATUS_MARK.get(status.get(card, ""), " ") if z.id in deal.solution else "")
+                                    for z in zones]) for card in cards]
+
     out = []
     for deck in deal.decks:
-        def order(z: Any) -> tuple[int, int]:
-            if z.id in deal.solution:
-                return (0, 0)
-            if z.owner in deal.players:
-                return (1, deal.players.index(z.owner))
-            return (2, 0)
-
         zones = [z for z in sorted(deck.zones, key=order)
                  if any(zp.get(c, {}).get(z.id, 0.0) > 0 for c in deck.cards)]
         if len(zones) < 2:
             continue
-        solution = [z.id in deal.solution for z in zones]
         heads = [z.owner if z.owner in deal.players else rules.name(z.family) for z in zones]
         title = rules.name(deck.id)
-        for digits in (1, 0):  # whole percents when tenths do not fit the terminal
-            rows = []
-            for card in deck.cards:
-                values = []
-                for z, sol in zip(zones, solution):
-                    p = zp.get(card, {}).get(z.id, 0.0)
-                    values.append(f"{p * 100:.{digits}f}%" + (mark.get(status.get(card, ""), " ") if sol else ""))
-                rows.append((rules.name(card), values))
-            if grid_fits(title, heads, rows, width):
-                break
-        out.append(grid(title, heads, rows, width))
+        table = rows(deck.cards, zones, 1)
+        if not grid_fits(title, heads, table, width):  # whole percents when tenths do not fit
+            table = rows(deck.cards, zones, 0)
+        out.append(grid(title, heads, table, width))
     return out

@@ -32,7 +32,7 @@ from ..spec.machine import State
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
-from .textout import columns, fit, terminal_width, wrap_cell
+from .textout import STATUS_MARK, columns, fit, terminal_width, wrap_cell
 from .writer import move_text
 
 __all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
@@ -242,7 +242,7 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
                 toks = " ".join(f"{t['short']}{'' if t['value'] is None else t['value']}"
                                 f"{'' if t['face_up'] or t['value'] is None else '*'}"
                                 f"{'?' if t['value'] is None else ''}" for t in c["tokens"])
-                mark = {"in": "!", "out": "x"}.get(c["status"] or "", " ")
+                mark = STATUS_MARK.get(c["status"] or "", " ")
                 cells.append((c["name"] + extra + (f" ({toks})" if toks else ""), f" {_pct(c['p'])}{mark}"))
             cols.append((g["group"], cells))
         lines.append(columns(cols, width))

@@ -29,7 +29,10 @@ import shutil
 import textwrap
 from typing import Sequence
 
-__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "MIN_WIDTH"]
+__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "MIN_WIDTH", "STATUS_MARK"]
+
+#: A card's status mark in a table: certainly in the solution, certainly not.
+STATUS_MARK = {"in": "!", "out": "x"}
 
 #: No layout is made narrower than this.
 MIN_WIDTH = 40
