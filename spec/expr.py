@@ -171,6 +171,7 @@ charge = _charge
 
 _SIZED = frozenset({list, tuple, str, frozenset, set, dict, range})
 _UNSIZED = frozenset({int, bool, type(None)})
+_HASHED = frozenset({frozenset, set, dict})
 
 
 def _size(value: Any) -> int:
@@ -252,6 +253,13 @@ Run = Callable[[Env], Any]
 
 def _truth(value: Any) -> bool:
     return bool(value)  # a fact about hidden cards refuses (see spec.facts)
+
+
+def _unbound(name: str) -> Any:
+    """A name the environment does not give: a built-in function, or an error."""
+    if name in FUNCTIONS:
+        return FUNCTIONS[name]
+    raise ExprError(f"unknown name '{name}'")
 
 
 def _attr(value: Any, name: str) -> Any:
@@ -366,9 +374,7 @@ class _Compiler:
             try:
                 return env[name]
             except KeyError:
-                if name in FUNCTIONS:
-                    return FUNCTIONS[name]
-                raise ExprError(f"unknown name '{name}'") from None
+                return _unbound(name)
         return run
 
     def c_Attribute(self, node: ast.Attribute, bound: frozenset[str]) -> Run:
@@ -378,6 +384,21 @@ class _Compiler:
             raise self.fail(node, f"attribute '{attr}' is not allowed (names starting with '_' are private)")
         if isinstance(node.value, ast.Name) and node.value.id not in bound:
             self.attributes.append((node.value.id, attr, node.col_offset))
+        if isinstance(node.value, ast.Name) and node.value.id not in ("true", "false", "none"):
+            name = node.value.id
+
+            def run_field(env: Env) -> Any:  # ``name.attr`` in one step (the usual case)
+                try:
+                    value = env[name]
+                except KeyError:
+                    value = _unbound(name)
+                if type(value) is Namespace:
+                    try:
+                        return value._data[attr]
+                    except KeyError:
+                        raise ExprError(f"no field '{attr}'") from None
+                return _attr(value, attr)
+            return run_field
         return lambda env: _attr(base(env), attr)
 
     def c_Subscript(self, node: ast.Subscript, bound: frozenset[str]) -> Run:
@@ -398,6 +419,28 @@ class _Compiler:
 
     def c_BoolOp(self, node: ast.BoolOp, bound: frozenset[str]) -> Run:
         parts = [self.compile(v, bound) for v in node.values]
+        if len(parts) == 2:
+            first, second = parts
+            if isinstance(node.op, ast.And):
+                def run_and2(env: Env) -> Any:
+                    result = first(env)
+                    if is_formula(result):
+                        return all_of([result, second(env)])
+                    if not _truth(result):
+                        return result
+                    result = second(env)
+                    return all_of([result]) if is_formula(result) else result
+                return run_and2
+
+            def run_or2(env: Env) -> Any:
+                result = first(env)
+                if is_formula(result):
+                    return any_of([result, second(env)])
+                if _truth(result):
+                    return result
+                result = second(env)
+                return any_of([result]) if is_formula(result) else result
+            return run_or2
         if isinstance(node.op, ast.And):
             def run_and(env: Env) -> Any:
                 result: Any = True
@@ -494,10 +537,36 @@ class _Compiler:
             rest.append((fn, self.compile(comp, bound)))
         if len(rest) == 1:
             fn0, right0 = rest[0]
+            hashed = fn0 is _contains or fn0 is _not_contains
+            if fn0 is operator.is_ or fn0 is operator.is_not:
+                right = node.comparators[0]
+                if isinstance(right, ast.Name) and right.id == "none":  # ``x is none``: no walking, no call
+                    if fn0 is operator.is_:
+                        return lambda env: first(env) is None
+                    return lambda env: first(env) is not None
+                return lambda env: fn0(first(env), right0(env))
+            const = node.comparators[0]
+            if isinstance(const, ast.Constant) and type(const.value) in (int, bool) and not hashed:
+                number = const.value
+
+                def run_const(env: Env) -> Any:  # ``x < 3``: only the left side may need walking
+                    a = first(env)
+                    ta = type(a)
+                    if ta not in _UNSIZED:
+                        n = len(a) if ta in _SIZED else _size(a)
+                        if n:
+                            _charge(n)
+                    return fn0(a, number)
+                return run_const
 
             def run1(env: Env) -> Any:
                 a, b = first(env), right0(env)
-                n = (0 if type(a) in _UNSIZED else _size(a)) + (0 if type(b) in _UNSIZED else _size(b))
+                ta, tb = type(a), type(b)
+                n = 0 if ta in _UNSIZED else len(a) if ta in _SIZED else _size(a)
+                if tb in _UNSIZED or (hashed and tb in _HASHED):
+                    pass  # looking an item up in a set or mapping does not walk it
+                else:
+                    n += len(b) if tb in _SIZED else _size(b)
                 if n:
                     _charge(n)  # comparing or searching lists walks them
                 return fn0(a, b)
@@ -540,8 +609,19 @@ class _Compiler:
         if fname not in FUNCTIONS:
             self.names.add(fname)  # a function the environment must supply
             self.calls.append(fname)
-        args = [self.compile(a, bound) for a in node.args]
         builtin = FUNCTIONS.get(fname)
+        if fname in ("all", "any") and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            return self._all_any(fname == "all", node.args[0], bound)
+        args = [self.compile(a, bound) for a in node.args]
+        if builtin is not None and len(args) == 1:
+            only = args[0]
+
+            def run_builtin1(env: Env) -> Any:  # ``len(x)``, ``set(x)``...: as below, with one argument
+                value = only(env)
+                kind = type(value)
+                _charge(1 + (0 if kind in _UNSIZED else len(value) if kind in _SIZED else _size(value)))
+                return builtin(value)
+            return run_builtin1
 
         def run(env: Env) -> Any:
             if builtin is None:
@@ -557,6 +637,19 @@ class _Compiler:
             # Every call costs a step; sorted(), set(), sum()... walk their arguments.
             _charge(1 + sum(map(_size, values)))
             return fn(*values)
+        return run
+
+    def _all_any(self, every: bool, gen: ast.GeneratorExp, bound: frozenset[str]) -> Run:
+        """``all(x for ...)`` / ``any(x for ...)`` that stop at the first item that decides
+        (as Python's do); a fact among the items refuses, as ``bool`` of it does."""
+        items = self._comprehension(gen, bound)
+
+        def run(env: Env) -> Any:
+            _charge(1)
+            for value in items(env):
+                if _truth(value) is not every:
+                    return not every
+            return every
         return run
 
     def _elts(self, elts: list[ast.expr], bound: frozenset[str]) -> list[Run]:
@@ -600,11 +693,21 @@ class _Compiler:
         elt = self.compile(node.elt, inner)
 
         def items(env: Env) -> Iterable[Any]:
-            scope = Scope(env)
-            for item in iterable(env):
-                _charge(1)
+            # A flat copy of the environment reads faster than a chain of scopes
+            # (it costs what a call's copy of the environment is charged).
+            scope = dict(env) if type(env) is dict else Scope(env)
+            values = iterable(env)
+            sized = type(values) in _SIZED
+            if sized:
+                _charge(len(values))  # one step per item, charged before the loop
+            for item in values:
+                if not sized:
+                    _charge(1)
                 scope[var] = item
-                if all(_truth(c(scope)) for c in conds):
+                for c in conds:
+                    if not _truth(c(scope)):
+                        break
+                else:
                     yield elt(scope)
         return items
 

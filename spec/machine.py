@@ -83,9 +83,16 @@ class State:
     moves: int = 0
     setup: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # the public set-up: key -> player -> item
     played: int = 0  # moves offered to the machine, applied or not (the log's count)
+    # (spaces, the tokens of every space): kept until the machine changes a space
+    # (Machine._effect) or ``spaces`` is another mapping
+    _tokens: tuple[Any, list[Token]] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> "State":
-        return replace(self, spaces=dict(self.spaces), vars=dict(self.vars))
+        spaces = dict(self.spaces)
+        kept = self._tokens
+        return State(self.players, self.phase, self.turn, self.first, self.out, spaces, dict(self.vars),
+                     self.ended, self.moves, self.setup, self.played,
+                     (spaces, kept[1]) if kept is not None and kept[0] is self.spaces else None)
 
     @property
     def active(self) -> list[str]:
@@ -93,7 +100,10 @@ class State:
 
     @property
     def tokens(self) -> list[Token]:
-        return [t for stack in self.spaces.values() for t in stack]
+        kept = self._tokens
+        if kept is None or kept[0] is not self.spaces:
+            kept = self._tokens = (self.spaces, [t for stack in self.spaces.values() for t in stack])
+        return list(kept[1])
 
     def placed_by(self, player: str) -> list[Token]:
         return [t for t in self.tokens if t.owner == player]
@@ -419,7 +429,8 @@ class Machine:
         env = env if env is not None else self.env(s, play.actor, args)
         for eff in effects:
             self._effect(eff, s, play, args, out, env)
-            self._refresh(env, s)
+            if eff.verb not in _KEEPS_SNAPSHOTS:
+                self._refresh(env, s)
 
     def _effect(self, eff: Effect, s: State, play: Play, args: dict[str, Any], out: Outcome,
                 env: dict[str, Any]) -> None:
@@ -440,6 +451,7 @@ class Machine:
             for name, e in eff.arg:
                 s.vars[name] = _change(s.vars.get(name), self._run(e, env, where), eff.verb == "add", where)
         elif eff.verb == "reveal_tokens":
+            s._tokens = None
             space = self._run(eff.arg, env, where)
             param = self.rules.moves[play.kind].param_of_type("token_reveals")
             out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
@@ -447,6 +459,7 @@ class Machine:
             space = self._run(eff.arg[0], env, where)
             value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
             s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
+            s._tokens = None
         elif eff.verb == "eliminate":
             who = self._run(eff.arg, env, where)
             if who not in s.out:
@@ -658,6 +671,12 @@ class Machine:
         return args
 
 
+#: Effects after which the environment's snapshots of the state (phase, turn, players
+#: out, tokens, ended) are still true: state variables are read through a live view,
+#: and a ``when`` refreshes after each effect of its branch.
+_KEEPS_SNAPSHOTS = frozenset({"set", "add", "remove", "when"})
+
+
 def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
     """Per function of the rule file, the move parameters it reads, through the functions it calls too."""
     direct = {name: ({attr for base, attr, _c in fn.expr.attributes if base == "move"},
@@ -734,5 +753,9 @@ def _bind(expr: Expr, names: tuple[str, ...], env: dict[str, Any]) -> Callable[.
     def call(*args: Any) -> Any:
         if len(args) != len(names):
             raise ExprError(f"expected {len(names)} argument(s), got {len(args)}")
+        if type(env) is dict:  # a flat copy reads faster than a scope over the environment
+            scope = dict(env)
+            scope.update(zip(names, args))
+            return expr.run(scope)
         return expr.run(Scope(env, zip(names, args)))
     return call
