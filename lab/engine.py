@@ -79,6 +79,9 @@ class KindInfo:
     obs_stages: tuple[tuple[Any, ...], ...] = ()
     # every observation with the parameters its condition, fact and viewers read (None: the whole move)
     obs_reads: tuple[Any, ...] = ()
+    # ``free`` as (key, when, expr, where): those that do not read who moves, and those that do
+    free_shared: tuple[Any, ...] = ()
+    free_actor: tuple[Any, ...] = ()
 
     @property
     def name(self) -> str:
@@ -116,9 +119,12 @@ class Lab:
                     found |= memo[name]
             return frozenset(found)
 
-        # rule functions that read no move parameter: within one state, a call's value
-        # depends on its arguments alone (kept while the outcomes of one move are tried)
-        self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name})))
+        # rule functions that read no move parameter nor who moves: within one state, a
+        # call's value depends on its arguments alone (kept while the state is explored)
+        self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
+                           and not _reads_name(e, "actor", functions))
+        self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
+        self._joint_first: dict[tuple[str, int], bool] = {}  # see draw()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -145,8 +151,12 @@ class Lab:
                 return None if "*" in hit else tuple(sorted(hit, key=order.__getitem__))
             single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for req in (*rules.flow.requires, *move.requires):
-                entry = (req.when, req.expr, f"{kind}/{req.id}")
-                read = attrs(req.when) | attrs(req.expr)
+                simple = self._settled(req.when, req.expr)
+                if simple is True:
+                    continue  # holds whatever the state and the move (the rule set's constants decide)
+                when = None if simple == "always" else req.when
+                entry = (when, req.expr, f"{kind}/{req.id}")
+                read = attrs(when) | attrs(req.expr)
                 hit = read & names
                 if not read:
                     free.append(entry)
@@ -156,7 +166,7 @@ class Lab:
                     single[next(iter(hit))].append(entry)
                 else:
                     joint.append(entry)
-                    joint_stages[stage(hit)].append((*entry, reads(req.when), reads(req.expr)))
+                    joint_stages[stage(hit)].append((*entry, reads(when), reads(req.expr)))
             obs_mover, obs_joint = [], []
             obs_single: dict[str, list[Any]] = {p.name: [] for p in outcome}
             for ob in move.observe:
@@ -196,6 +206,10 @@ class Lab:
         # conditions of requirements that read the player making the move (through functions too)
         self._by_actor = {id(e) for info in self.kinds.values() for w, x, _where in info.free
                           for e in (w, x) if e is not None and _reads_name(e, "actor", functions)}
+        for info in self.kinds.values():
+            keyed = [(e.source if w is None else f"{w.source}\0{e.source}", w, e, where) for w, e, where in info.free]
+            info.free_shared = tuple(k for k in keyed if not self._reads_actor(k[1], k[2]))
+            info.free_actor = tuple(k for k in keyed if self._reads_actor(k[1], k[2]))
         scoring = rules.scoring
         self.scores = scoring is not None and any(st.kind == "points" for st in scoring.steps)
         if scoring is not None:
@@ -209,6 +223,23 @@ class Lab:
         self._items_cache: dict[tuple[str, ...], list[str]] = {}
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
+    def _settled(self, when: Expr | None, expr: Expr) -> bool | str | None:
+        """What the rule set's constants (parameters, options, components) settle of a
+        requirement: True when it always holds (its condition is false, or its
+        expression true), "always" when its condition is true, else None."""
+        def value(e: Expr) -> bool | None:
+            if not e.names <= set(self.machine.static):
+                return None
+            try:
+                return self.machine._truth(e, dict(self.machine.static), "constants")
+            except Exception:  # noqa: BLE001 - a failing constant is left to fail where the rules run it
+                return None
+        if when is not None and value(when) is False:
+            return True
+        if value(expr) is True:
+            return True
+        return "always" if when is not None and value(when) is True else None
+
     # -- what is open -------------------------------------------------------------
     def open_kinds(self, state: State, actor: str) -> list[str]:
         """Kinds whose requirements that read no move parameter hold for ``actor`` now."""
@@ -220,34 +251,50 @@ class Lab:
         evaluated once per state when it does not read ``actor``, once per player otherwise."""
         if state.ended:
             return {}
-        env = self.machine.env(state, None, {})
-        env["move"] = _EMPTY
+        env = self.env(state)
+        env["actor"], env["move"] = None, _EMPTY
         shared: dict[str, bool] = {}
-        kinds = []
-        for kind, info in self.kinds.items():
-            if all(self._memo(shared, when, expr, env, where) for when, expr, where in info.free
-                   if not self._reads_actor(when, expr)):
-                kinds.append((kind, info))
+        kinds = [(kind, info) for kind, info in self.kinds.items() if self._all_hold(info.free_shared, shared, env)]
         out: dict[str, list[str]] = {}
         for p in players if players is not None else state.players:
             env["actor"] = p
             mine: dict[str, bool] = {}
-            found = [kind for kind, info in kinds
-                     if all(self._memo(mine, when, expr, env, where) for when, expr, where in info.free
-                            if self._reads_actor(when, expr))]
+            found = [kind for kind, info in kinds if self._all_hold(info.free_actor, mine, env)]
             if found:
                 out[p] = found
         return out
 
+    def _all_hold(self, entries: Sequence[Any], memo: dict[str, bool], env: Mapping[str, Any]) -> bool:
+        """Whether requirements (key, when, expr, where) hold, each kept in ``memo`` by its key."""
+        for key, when, expr, where in entries:
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._req_ok(when, expr, env, where)
+            if not value:
+                return False
+        return True
+
+    def env(self, state: State) -> dict[str, Any]:
+        """The environment of a state (kept for the last state asked: a bot asks of one
+        state many times).  Callers set ``actor`` and ``move`` before they evaluate;
+        calls of the rule functions in :attr:`_pure` are kept by their arguments."""
+        kept = self._envs
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        env = self.machine.env(state, None, {})
+        for name in self._pure:
+            env[name] = _remembered(env[name])
+        self._envs = (state, env)
+        return env
+
+    def _actor_env(self, state: State, actor: str | None) -> dict[str, Any]:
+        """:meth:`env` with ``actor`` set and no move parameter chosen."""
+        env = self.env(state)
+        env["actor"], env["move"] = actor, _EMPTY
+        return env
+
     def _reads_actor(self, when: Expr | None, expr: Expr) -> bool:
         return id(expr) in self._by_actor or (when is not None and id(when) in self._by_actor)
-
-    def _memo(self, memo: dict[str, bool], when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
-        key = expr.source if when is None else f"{when.source}\0{expr.source}"
-        value = memo.get(key)
-        if value is None:
-            value = memo[key] = self._req_ok(when, expr, env, where)
-        return value
 
     def _req_ok(self, when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
         m = self.machine
@@ -266,8 +313,7 @@ class Lab:
             if info.due is None:
                 continue
             if env is None:
-                env = self.machine.env(state, None, {})
-                env["move"] = _EMPTY
+                env = self._actor_env(state, None)
             who = self.machine._run(info.due, env, f"{kind} due")
             if isinstance(who, str) and who in state.players and kind in self.open_kinds(state, who):
                 out.append((who, kind))
@@ -319,14 +365,14 @@ class Lab:
         if t == "count":
             if p.max is None:
                 return list(range(0, self.n_cards + 1))
-            env = env if env is not None else self.machine.env(state, actor, {})
+            env = env if env is not None else self._actor_env(state, actor)
             return list(range(0, int(self.machine._run(p.max, env, p.name)) + 1))
         if t == "items":
             if decided_by(p) == "outcome" and p.size is None:
                 pool = [c for c in dict.fromkeys(named) if c in set(self.items(p))]
                 return [list(c) for k in range(len(pool) + 1) for c in itertools.combinations(pool, k)]
             if p.size is not None and env is None:
-                env = self.machine.env(state, actor, {})
+                env = self._actor_env(state, actor)
             size = self._size(p, env) if p.size is not None else None  # type: ignore[arg-type]
             out: list[list[str]] = []
             for pool in self._pools(p):
@@ -380,7 +426,7 @@ class Lab:
 
     def sample_args(self, state: State, actor: str, kind: str, rng: random.Random) -> dict[str, Any]:
         info = self.kinds[kind]
-        env = self.machine.env(state, actor, {}) if info.needs_env else {}
+        env = self._actor_env(state, actor) if info.needs_env else {}
         return {p.name: self.sample_value(state, actor, p, rng, env) for p in info.mover}
 
     def mover_choices(self, state: State, actor: str, kind: str, limit: int = MAX_ENUMERATE,
@@ -433,38 +479,15 @@ class Lab:
         move kept is then checked in full.
         """
         info = self.kinds[kind]
-        m = self.machine
-        blank = {p.name: None for p in info.outcome}
-        base = {**blank, **{p.name: None for p in info.mover}, **args}
-        env = m.env(state, actor, base)
-        for name in self._pure:
-            env[name] = _remembered(env[name])
-        if not all(self._req_ok(w, e, env, where) for w, e, where in info.mover_reqs):
+        if not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover):
+            return [Play(kind, actor, dict(args))]
+        found_axes = self._outcome_values(state, actor, kind, args, world)
+        if found_axes is None:
             return []
-        if world is not None and not all(self._obs_ok(w, f, env, where, world) for w, f, where in info.obs_mover):
-            return []
-        named = [v for p in info.mover for v in _flat(args.get(p.name))]
+        base, env, every = found_axes
         axes: list[tuple[str, list[Any]]] = []
-        for p in info.outcome:
-            values: list[Any] | None = None
-            if world is not None and p.name in info.equality:
-                probe = Play(kind, actor, {**args, **{q.name: 0 for q in info.outcome if q.type == "count"}})
-                value = m.observed_value(state, probe, p.name, world)
-                if value is not None:
-                    values = [value]
-            if values is None:
-                env["move"] = _EMPTY
-                values = self.options(state, actor, p, named, env=env)
-            if p.optional:
-                values = values + [None]
-            kept = []
-            for v in values:
-                full = {**base, p.name: v}
-                env["move"] = Namespace(full)
-                if all(self._single_ok(state, actor, w, e, where, full, env) for w, e, where in info.single_reqs[p.name]) \
-                        and (world is None or all(self._obs_ok(w, f, env, where, world)
-                                                  for w, f, where in info.obs_single[p.name])):
-                    kept.append(v)
+        for p, values in zip(info.outcome, every):
+            kept = [v for v in values if self._fits(state, actor, info, p.name, v, base, env, world)]
             if not kept:
                 return []
             axes.append((p.name, kept))
@@ -492,6 +515,122 @@ class Lab:
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return _maximal(found)
+
+    def _outcome_values(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
+                        world: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
+        """The move's parameters so far, the environment, and every value each outcome may
+        take, in the rule file's order (an optional one: None last), not yet filtered;
+        None when a requirement or fact of the mover's choices alone fails."""
+        info = self.kinds[kind]
+        m = self.machine
+        blank = {p.name: None for p in info.outcome}
+        base = {**blank, **{p.name: None for p in info.mover}, **args}
+        env = self.env(state)
+        env["actor"], env["move"] = actor, Namespace(base)
+        if not all(self._req_ok(w, e, env, where) for w, e, where in info.mover_reqs):
+            return None
+        if world is not None and not all(self._obs_ok(w, f, env, where, world) for w, f, where in info.obs_mover):
+            return None
+        named = [v for p in info.mover for v in _flat(args.get(p.name))]
+        every: list[list[Any]] = []
+        for p in info.outcome:
+            values: list[Any] | None = None
+            if world is not None and p.name in info.equality:
+                probe = Play(kind, actor, {**args, **{q.name: 0 for q in info.outcome if q.type == "count"}})
+                value = m.observed_value(state, probe, p.name, world, env)
+                if value is not None:
+                    values = [value]
+            if values is None:
+                env["move"] = _EMPTY
+                values = self.options(state, actor, p, named, env=env)
+            every.append(values + [None] if p.optional else values)
+        return base, env, every
+
+    def _fits(self, state: State, actor: str, info: KindInfo, name: str, value: Any, base: Mapping[str, Any],
+              env: dict[str, Any], world: Mapping[str, str] | None) -> bool:
+        """Whether one outcome's value passes the requirements and facts that read it alone."""
+        full = {**base, name: value}
+        env["move"] = Namespace(full)
+        return all(self._single_ok(state, actor, w, e, where, full, env) for w, e, where in info.single_reqs[name]) \
+            and (world is None or all(self._obs_ok(w, f, env, where, world) for w, f, where in info.obs_single[name]))
+
+    def draw(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
+             world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
+        """One legal completion drawn as :meth:`complete` draws it, found without listing
+        them all: each outcome in order takes the first value, in a random order, after
+        which the later outcomes can still be completed (a search that stops at the first
+        completion).  A value drawn this way is uniform among the values that leave a
+        completion; an optional outcome is left out only when no value of it does.  None
+        when there is no completion, or (beyond :data:`MAX_STAGED` values tried) when the
+        search is too big: then :meth:`complete` enumerates (and samples)."""
+        info = self.kinds[kind]
+        if not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover):
+            return Play(kind, actor, dict(args))
+        found_axes = self._outcome_values(state, actor, kind, args, world)
+        if found_axes is None:
+            return None
+        base, env, every = found_axes
+        names = [p.name for p in info.outcome]
+        full = dict(base)
+        tried = [0]
+
+        def stage_ok(i: int) -> bool:
+            env["move"] = Namespace(full)
+            for when, expr, where, _rw, _re in info.joint_stages[i]:
+                if not self._req_ok(when, expr, env, where):
+                    return False
+            if world is not None:
+                for when, fact, where, _rw, _rf in info.obs_stages[i]:
+                    if not self._obs_ok(when, fact, env, where, world):
+                        return False
+            return True
+
+        def go(i: int) -> bool:
+            if i == len(names):
+                return True
+            name = names[i]
+            values = every[i]
+            optional = values and values[-1] is None
+            left = values[:-1] if optional else list(values)
+            while left:
+                k = rng.randrange(len(left)) if len(left) > 1 else 0
+                value = left[k]
+                left[k] = left[-1]
+                left.pop()
+                tried[0] += 1
+                if tried[0] > MAX_STAGED:
+                    raise _TooBig
+                if fits(i, name, value) and go(i + 1):
+                    return True
+            if optional and fits(i, name, None) and go(i + 1):
+                return True
+            return False
+
+        def fits(i: int, name: str, value: Any) -> bool:
+            """The value passes the checks of its outcome alone and those of the outcomes so
+            far; whichever of the two failed last time for this outcome is tried first."""
+            key = (kind, i)
+            joint_first = self._joint_first.get(key, False)
+            for joint in ((True, False) if joint_first else (False, True)):
+                if joint:
+                    full[name] = value
+                    ok = stage_ok(i)
+                else:
+                    ok = self._fits(state, actor, info, name, value, base, env, world)
+                if not ok:
+                    if joint != joint_first:
+                        self._joint_first[key] = joint
+                    full[name] = None
+                    return False
+            full[name] = value
+            return True
+
+        try:
+            if not go(0):
+                return None
+        except _TooBig:
+            return self._complete_listed(state, actor, kind, args, world, rng)
+        return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
 
     def _single_ok(self, state: State, actor: str, when: Expr | None, expr: Expr, where: str,
                    full: Mapping[str, Any], env: Mapping[str, Any]) -> bool:
@@ -561,11 +700,7 @@ class Lab:
         read, for moves of one player from one state."""
         info = self.kinds[play.kind]
         m = self.machine
-        env = memo.get("env")
-        if env is None:
-            env = memo["env"] = m.env(state, play.actor, {})
-            for name in self._pure:
-                env[name] = _remembered(env[name])
+        env = self._actor_env(state, play.actor)
         args = m._args(info.move, play)
         where = f"{play.kind} observe"
 
@@ -610,6 +745,15 @@ class Lab:
         order is drawn uniformly among the values that still leave a completion, so that a
         value with more ways to go on is not favoured (a number said, then which item goes
         with it)."""
+        if not self.verify:
+            play = self.draw(state, actor, kind, args, world, rng)
+            return None if play is None else self._tidy(state, play)
+        return self._complete_listed(state, actor, kind, args, world, rng)
+
+    def _complete_listed(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
+                         world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
+        """:meth:`complete` from the list of every completion (and, with ``verify``, each
+        checked in full by the state machine)."""
         found = self.completions(state, actor, kind, args, world, rng)
         names = [p.name for p in self.kinds[kind].outcome]
         while found:
@@ -636,7 +780,8 @@ class Lab:
         for p in info.outcome:
             if p.optional and play.args.get(p.name) == []:
                 bare = {k: v for k, v in play.args.items() if k != p.name}
-                env = self.machine.env(state, play.actor, {**{q.name: None for q in info.move.params}, **bare})
+                env = self._actor_env(state, play.actor)
+                env["move"] = Namespace({**{q.name: None for q in info.move.params}, **bare})
                 if all(self._req_ok(w, e, env, where) for w, e, where in (*info.single_reqs[p.name], *info.joint_reqs)):
                     play = Play(play.kind, play.actor, bare)
         return play
@@ -645,7 +790,13 @@ class Lab:
     def apply(self, state: State, play: Play) -> tuple[Outcome, Play]:
         """Play a legal move; the play as a log records it (reveals filled in, parameters
         in the rule file's order)."""
-        out = self.machine.play(state, play, legal=True)
+        out = self.machine.play(state, play, legal=True, keep_env=True)
+        if out.env is not None:  # the next state's environment, as :meth:`env` would build it
+            env = out.env
+            for name in self._pure:
+                env[name] = _remembered(env[name])
+            self._envs = (out.state, env)
+            out.env = None
         info = self.kinds[play.kind]
         args = dict(play.args)
         if info.reveals is not None and out.revealed:
@@ -655,6 +806,10 @@ class Lab:
 
 
 _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
+
+
+class _TooBig(Exception):
+    """A search for one completion went past MAX_STAGED values tried."""
 
 
 def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -72,8 +73,9 @@ _LABS: dict[tuple[Any, ...], Lab] = {}
 
 
 def lab_for(rules: str, variant: str | None, house: Sequence[str]) -> Lab:
-    """The lab of a rule set (cached per process)."""
-    key = (rules, variant, tuple(house))
+    """The lab of a rule set (cached per process and thread: a lab keeps what it computed
+    of the last state, so threads of a worker must not share one)."""
+    key = (rules, variant, tuple(house), threading.get_ident())
     found = _LABS.get(key)
     if found is None:
         found = _LABS[key] = Lab(load_rules(rules, variant=variant, house=list(house)))

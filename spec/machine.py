@@ -125,6 +125,9 @@ class Outcome:
     violations: list[Violation]
     revealed: list[Token] = field(default_factory=list)
     ended_by: Effect | None = None  # the ``end`` effect that ended the game, if one did
+    # with ``play(..., keep_env=True)``: the environment of the new state (as :meth:`Machine.env`
+    # gives it, with the move's actor and parameters still set)
+    env: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 class Machine:
@@ -402,11 +405,12 @@ class Machine:
         return not self.check(state, play)
 
     # -- next state ------------------------------------------------------------
-    def play(self, state: State, play: Play, legal: bool = False) -> Outcome:
+    def play(self, state: State, play: Play, legal: bool = False, keep_env: bool = False) -> Outcome:
         """Apply a move as played (legal or not) and list what it breaks.
 
         ``legal=True``: the caller has just checked the move in this state
         (a simulation); it is applied without checking it again.
+        ``keep_env=True``: the outcome keeps the environment of the new state.
         """
         move = self.rules.moves.get(play.kind)
         if move is None or play.actor not in state.players:
@@ -420,8 +424,13 @@ class Machine:
             new.played += 1
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
-        self._effects(move.effects, new, play, self._args(move, play), outcome)
+        args = self._args(move, play)
+        env = self.env(new, play.actor, args)
+        self._effects(move.effects, new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
+        if keep_env:
+            env["move_number"] = new.played + 1
+            outcome.env = env
         return outcome
 
     def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome,
@@ -551,13 +560,19 @@ class Machine:
             raise RuleError(f"{move.name} claims: {move.claims.source}: a claim must say something about hidden cards")
         return fact
 
-    def observed_value(self, state: State, play: Play, param: str, world: Mapping[str, str]) -> int | None:
+    def observed_value(self, state: State, play: Play, param: str, world: Mapping[str, str],
+                       env: dict[str, Any] | None = None) -> int | None:
         """The value of a result parameter (``count``) in a given deal, for simulation.
 
         The observation must compare a count of cards with ``move.<param>``.
+        ``env``: an environment of ``state`` with ``actor`` set, to use instead of a new one.
         """
         move = self.rules.moves[play.kind]
-        env = self.env(state, play.actor, {**self._args(move, play), param: 0})
+        args = {**self._args(move, play), param: 0}
+        if env is None:
+            env = self.env(state, play.actor, args)
+        else:
+            env["move"] = Namespace(args)
         for ob in move.observe:
             if param not in {a for b, a, _c in ob.fact.attributes if b == "move"}:
                 continue
