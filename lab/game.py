@@ -21,6 +21,7 @@ from ..checker.writer import EndSection, format_log
 from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..spec.deal import random_world
+from ..spec.expr import evaluations
 from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Effect, Ruleset
@@ -90,10 +91,11 @@ def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: i
     player; the record says how often.
     """
     n = len(bots)
-    for attempt in range(n):
-        rec = _play_once(lab, bots, seed, index, max_moves, keep_log, track, attempt)
-        if rec.end != STUCK or rec.moves > OPENING * n:
-            break
+    with evaluations():
+        for attempt in range(n):
+            rec = _play_once(lab, bots, seed, index, max_moves, keep_log, track, attempt)
+            if rec.end != STUCK or rec.moves > OPENING * n:
+                break
     return rec
 
 

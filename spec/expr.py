@@ -22,10 +22,11 @@ True
 from __future__ import annotations
 
 import ast
+import contextlib
 import contextvars
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import facts
 from .diagnostics import Diagnostic, DiagnosticError, Position
@@ -33,7 +34,7 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
+           "FUNCTIONS", "evaluations", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
 class ExprError(Exception):
@@ -300,6 +301,9 @@ class Expr:
         token = None
         if budget is None:  # the outermost run: a fresh budget
             token = _BUDGET.set([MAX_STEPS, 1])
+        elif budget[1] == 0:  # an outermost run within evaluations(): a fresh budget too
+            budget[0] = MAX_STEPS
+            budget[1] = 1
         else:  # a call of a function the rule file defines, with a copy of the environment
             if budget[1] >= MAX_CALL_DEPTH:
                 raise _traced(LimitError(f"calls nested more than {MAX_CALL_DEPTH} deep (a function that "
@@ -323,6 +327,22 @@ class Expr:
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))
+
+
+@contextlib.contextmanager
+def evaluations() -> Iterator[None]:
+    """Many outermost evaluations in a row (a simulated game): each still gets a budget
+    of its own, without setting one up each time.
+
+    >>> with evaluations():
+    ...     compile_expr("1 + 1").run({})
+    2
+    """
+    token = _BUDGET.set([MAX_STEPS, 0])  # depth 0: no evaluation running
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
 
 
 def _traced(exc: ExprError, expr: Expr) -> ExprError:

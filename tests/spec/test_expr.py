@@ -65,3 +65,25 @@ def test_bad_syntax_points_at_the_column():
         compile_expr("a == == b", Position("r.yaml", 7, 11))
     d = exc.value.diagnostics[0]
     assert (d.code, d.position.line) == ("RL120", 7) and d.position.column > 11
+
+
+def test_each_evaluation_in_a_row_has_a_budget_of_its_own():
+    """Within ``evaluations()`` (a simulated game), an expression that does too much
+    work is still stopped, and the work of the ones before it is not carried over."""
+    from ruleslawyer.spec.expr import MAX_STEPS, ExprError, LimitError, evaluations
+
+    most = compile_expr(f"len([x for x in range({MAX_STEPS // 5})])")  # about 3/5 of a budget
+    too_much = compile_expr(f"len([x for x in range({MAX_STEPS + 10})])")
+    nested = compile_expr("f(3)")
+    with evaluations():
+        assert most.run({}) == MAX_STEPS // 5
+        assert most.run({}) == MAX_STEPS // 5  # 6/5 of one budget over two runs: fine
+        with pytest.raises(LimitError):
+            too_much.run({})
+        assert most.run({}) == MAX_STEPS // 5  # a failed run leaves the next one whole
+        body = compile_expr("g(n)")
+        env = {"n": 1, "f": lambda n: body.run(env), "g": lambda n: n + 1}
+        assert nested.run(env) == 2  # a call inside a run is a call, not a new run
+    with pytest.raises(LimitError):
+        too_much.run({})
+    assert issubclass(LimitError, ExprError)
