@@ -124,7 +124,7 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
-        self._joint_first: dict[tuple[str, int], bool] = {}  # see draw()
+        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str]]]] = {}  # see draw()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -572,17 +572,21 @@ class Lab:
         base, env, every = found_axes
         names = [p.name for p in info.outcome]
         full = dict(base)
+        env["move"] = Namespace.of(full)  # follows the values tried
+        stages = self._draw_checks(kind, world is not None)
         tried = [0]
 
-        def stage_ok(i: int) -> bool:
-            env["move"] = Namespace(full)
-            for when, expr, where, _rw, _re in info.joint_stages[i]:
-                if not self._req_ok(when, expr, env, where):
+        def holds(i: int) -> bool:
+            """The checks of outcome ``i`` (its own, and those for which it is the last
+            outcome read); one that fails goes first next time (the order changes no
+            answer, only how soon a value that fails is found out)."""
+            checks = stages[i]
+            for j, (observed, when, expr, where) in enumerate(checks):
+                if not (self._obs_ok(when, expr, env, where, world) if observed  # type: ignore[arg-type]
+                        else self._req_ok(when, expr, env, where)):
+                    if j:
+                        checks.insert(0, checks.pop(j))
                     return False
-            if world is not None:
-                for when, fact, where, _rw, _rf in info.obs_stages[i]:
-                    if not self._obs_ok(when, fact, env, where, world):
-                        return False
             return True
 
         def go(i: int) -> bool:
@@ -590,40 +594,20 @@ class Lab:
                 return True
             name = names[i]
             values = every[i]
-            optional = values and values[-1] is None
+            optional = bool(values) and values[-1] is None
             left = values[:-1] if optional else list(values)
             while left:
                 k = rng.randrange(len(left)) if len(left) > 1 else 0
-                value = left[k]
+                full[name] = left[k]
                 left[k] = left[-1]
                 left.pop()
                 tried[0] += 1
                 if tried[0] > MAX_STAGED:
                     raise _TooBig
-                if fits(i, name, value) and go(i + 1):
+                if holds(i) and go(i + 1):
                     return True
-            if optional and fits(i, name, None) and go(i + 1):
-                return True
-            return False
-
-        def fits(i: int, name: str, value: Any) -> bool:
-            """The value passes the checks of its outcome alone and those of the outcomes so
-            far; whichever of the two failed last time for this outcome is tried first."""
-            key = (kind, i)
-            joint_first = self._joint_first.get(key, False)
-            for joint in ((True, False) if joint_first else (False, True)):
-                if joint:
-                    full[name] = value
-                    ok = stage_ok(i)
-                else:
-                    ok = self._fits(state, actor, info, name, value, base, env, world)
-                if not ok:
-                    if joint != joint_first:
-                        self._joint_first[key] = joint
-                    full[name] = None
-                    return False
-            full[name] = value
-            return True
+            full[name] = None
+            return optional and holds(i) and go(i + 1)
 
         try:
             if not go(0):
@@ -631,6 +615,33 @@ class Lab:
         except _TooBig:
             return self._complete_listed(state, actor, kind, args, world, rng)
         return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
+
+    def _draw_checks(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str]]]:
+        """Per outcome of a kind, the checks :meth:`draw` makes when it gives that outcome a
+        value: (fact?, when, expression, where), the requirements and (in a known deal)
+        facts that read it alone, then those for which it is the last outcome read.  Their
+        order changes as draw learns which fail (reset by :meth:`new_game`)."""
+        key = (kind, observed)
+        found = self._checks.get(key)
+        if found is None:
+            info = self.kinds[kind]
+            found = []
+            for i, p in enumerate(info.outcome):
+                checks = [(False, w, e, where) for w, e, where in info.single_reqs[p.name]]
+                if observed:
+                    checks += [(True, w, f, where) for w, f, where in info.obs_single[p.name]]
+                checks += [(False, w, e, where) for w, e, where, _rw, _re in info.joint_stages[i]]
+                if observed:
+                    checks += [(True, w, f, where) for w, f, where, _rw, _rf in info.obs_stages[i]]
+                found.append(checks)
+            self._checks[key] = found
+        return found
+
+    def new_game(self) -> None:
+        """Forget what :meth:`draw` learnt of the order of its checks: a game then runs the
+        same whichever games the lab played before (the results do not change either way,
+        but an error a rule file raises in a check is then met at the same point too)."""
+        self._checks.clear()
 
     def _single_ok(self, state: State, actor: str, when: Expr | None, expr: Expr, where: str,
                    full: Mapping[str, Any], env: Mapping[str, Any]) -> bool:
