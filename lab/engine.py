@@ -102,6 +102,8 @@ class Lab:
         self.rules = rules
         self.verify = verify
         self.machine = machine or Machine(rules)
+        self._req_ok = self.machine.holds  # (when, expr, env, where) -> bool
+        self._obs_ok = self.machine.fact_holds  # (when, fact, env, where, world) -> bool
         functions = {name: fn.expr for name, fn in rules.functions.items()}
         memo: dict[str, frozenset[str]] = {}
 
@@ -295,12 +297,6 @@ class Lab:
 
     def _reads_actor(self, when: Expr | None, expr: Expr) -> bool:
         return id(expr) in self._by_actor or (when is not None and id(when) in self._by_actor)
-
-    def _req_ok(self, when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
-        m = self.machine
-        if when is not None and not _fold(m, when, env, where):
-            return True
-        return _fold(m, expr, env, where)
 
     def due(self, state: State) -> list[tuple[str, str]]:
         """The moves the rules oblige someone to make now (``due:`` of the rule file), as
@@ -740,15 +736,6 @@ class Lab:
                 out.append(Fact(fact, seen))
         return out
 
-    def _obs_ok(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
-                world: Mapping[str, str]) -> bool:
-        m = self.machine
-        if when is not None and not m._truth(when, env, where):
-            return True
-        value = m._run(fact, env, where)
-        if isinstance(value, bool):
-            return value
-        return bool(value.holds(world))
 
     def complete(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                  world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
@@ -835,17 +822,6 @@ def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
                 covered.add(tuple(repr(combo[i]) if i in keep else None for i in range(len(combo))))
     return [p for combo, p in found
             if tuple(None if v is None else repr(v) for v in combo) not in covered]
-
-
-def _fold(machine: Machine, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
-    key = id(expr)
-    folded = machine._folded.get(key)
-    if folded is not None:
-        return folded
-    value = machine._truth(expr, env, where)
-    if key in machine._foldable:
-        machine._folded[key] = value
-    return value
 
 
 def _remembered(fn: Any) -> Any:

@@ -100,10 +100,14 @@ class State:
 
     @property
     def tokens(self) -> list[Token]:
+        return list(self.token_list())
+
+    def token_list(self) -> list[Token]:
+        """:attr:`tokens` without a copy: the list the state keeps (not to be changed)."""
         kept = self._tokens
         if kept is None or kept[0] is not self.spaces:
             kept = self._tokens = (self.spaces, [t for stack in self.spaces.values() for t in stack])
-        return list(kept[1])
+        return kept[1]
 
     def placed_by(self, player: str) -> list[Token]:
         return [t for t in self.tokens if t.owner == player]
@@ -153,6 +157,8 @@ class Machine:
         self._foldable |= {id(e.arg) for m in rules.moves.values() for e in _whens(m.effects)
                            if e.arg.names <= static}
         self._folded: dict[int, bool] = {}
+        self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
+        self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
 
     def reads(self, expr: Expr | None) -> frozenset[str]:
         """The move parameters an expression reads, itself or through the rule file's functions."""
@@ -189,20 +195,24 @@ class Machine:
         """Every name a rule expression may read (:mod:`spec.names`), for this state.
 
         Functions and state variables read ``state`` as it is when they run;
-        :meth:`_refresh` updates the rest after each effect.
+        a move's effects update the rest as they change the state (:meth:`_program`).
         """
         players = state.players
         env = dict(self._base(players))
+        setup = self._setup
+        if setup[0] is not state.setup:  # the same set-up all game long: one view of it
+            setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
         env.update({"actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
                     "move": Namespace(move or {}), "next_active": self._next_active(state),
-                    "setup": Namespace({k: dict(v) for k, v in state.setup.items()}),
-                    "move_number": state.played + 1})
+                    "setup": setup[1], "move_number": state.played + 1,
+                    "phase": state.phase, "turn": state.turn, "out": frozenset(state.out),
+                    "active": state.active, "ended": state.ended})
         if self.rules.tokens is not None:
             env["spaces"] = _Spaces(state.spaces)
-            env["tokens_left"] = lambda p: self.per_player - len(state.placed_by(p))
+            env["tokens"] = state.token_list()
+            env["tokens_left"] = lambda p: self.per_player - sum(1 for t in state.token_list() if t.owner == p)
             env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - sum(
-                1 for t in state.placed_by(p) if t.value == v)
-        self._refresh(env, state)
+                1 for t in state.token_list() if t.owner == p and t.value == v)
         for fn in self.rules.functions.values():
             env[fn.name] = _bind(fn.expr, fn.args, env)
         return env
@@ -221,13 +231,6 @@ class Machine:
                     return cand
             return player
         return next_active
-
-    def _refresh(self, env: dict[str, Any], state: State) -> None:
-        """The names whose values are snapshots of the state."""
-        env.update({"phase": state.phase, "turn": state.turn, "out": frozenset(state.out),
-                    "active": state.active, "ended": state.ended})
-        if self.rules.tokens is not None:
-            env["tokens"] = state.tokens
 
     def _run(self, expr: Expr, env: Mapping[str, Any], where: str) -> Any:
         try:
@@ -271,22 +274,45 @@ class Machine:
         for req in (*self.rules.flow.requires, *move.requires):
             if missing and missing & (self.reads(req.when) | self.reads(req.expr)):
                 continue  # reads a parameter the move lacks (reported above)
-            if req.when is not None and not self._holds(req.when, env, move, req):
-                continue
-            if not self._holds(req.expr, env, move, req):
+            if not self.holds(req.when, req.expr, env, f"{move.name}/{req.id}"):
                 out.append(Violation(req.code, req.message.render(env), f"{move.name}/{req.id}", req.cite))
         return out, env
 
-    def _holds(self, expr: Expr, env: Mapping[str, Any], move: Move, req: Any) -> bool:
-        """A requirement's condition, folded once per rule set when it reads only constants."""
-        key = id(expr)
-        folded = self._folded.get(key)
-        if folded is not None:
-            return folded
-        value = self._truth(expr, env, f"{move.name}/{req.id}")
-        if key in self._foldable:
-            self._folded[key] = value
+    def holds(self, when: Expr | None, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+        """Whether a requirement holds: its condition is false, or its expression true.
+        A condition or expression that reads only the rule set's constants is computed once.
+        (One frame for both: the lab checks requirements by the thousand.)"""
+        folded = self._folded
+        if when is not None:
+            value = folded.get(id(when))
+            if value is None:
+                value = self._truth_kept(when, env, where)
+            if not value:
+                return True
+        value = folded.get(id(expr))
+        return self._truth_kept(expr, env, where) if value is None else value
+
+    def _truth_kept(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
+        try:
+            value = expr.run(env)
+        except ExprError as exc:
+            raise RuleError(f"{where}: {expr.source}: {exc}") from None
+        if is_formula(value):
+            raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
+        value = bool(value)
+        if id(expr) in self._foldable:
+            self._folded[id(expr)] = value
         return value
+
+    def fact_holds(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
+                   world: Mapping[str, str]) -> bool:
+        """Whether an observation is true in a deal (or its condition false)."""
+        if when is not None and not self._truth(when, env, where):
+            return True
+        value = self._run(fact, env, where)
+        if isinstance(value, bool):
+            return value
+        return bool(value.holds(world))
 
     def _truth(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
         value = self._run(expr, env, where)
@@ -426,61 +452,94 @@ class Machine:
         new.moves += 1
         args = self._args(move, play)
         env = self.env(new, play.actor, args)
-        self._effects(move.effects, new, play, args, outcome, env)
+        self._program(play.kind)(new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
         if keep_env:
             env["move_number"] = new.played + 1
             outcome.env = env
         return outcome
 
-    def _effects(self, effects: Iterable[Effect], s: State, play: Play, args: dict[str, Any], out: Outcome,
-                 env: dict[str, Any] | None = None) -> None:
-        env = env if env is not None else self.env(s, play.actor, args)
-        for eff in effects:
-            self._effect(eff, s, play, args, out, env)
-            if eff.verb not in _KEEPS_SNAPSHOTS:
-                self._refresh(env, s)
+    def _program(self, kind: str) -> "_Step":
+        """A move kind's effects as one function, compiled once: what each effect reads
+        and writes is settled here, and after each effect only the names it changed are
+        updated in the environment (state variables are read through a live view)."""
+        found = self._programs.get(kind)
+        if found is None:
+            found = self._programs[kind] = self._steps(kind, self.rules.moves[kind].effects)
+        return found
 
-    def _effect(self, eff: Effect, s: State, play: Play, args: dict[str, Any], out: Outcome,
-                env: dict[str, Any]) -> None:
-        where = f"{play.kind} effect {eff.verb}"
-        if eff.verb == "when":
-            key = id(eff.arg)
-            truth = self._folded.get(key)
-            if truth is None:
-                truth = self._truth(eff.arg, env, where)
-                if key in self._foldable:
-                    self._folded[key] = truth
-            branch = eff.then if truth else eff.otherwise
-            self._effects(branch, s, play, args, out, env)
-        elif eff.verb == "set":
-            values = {name: self._run(e, env, where) for name, e in eff.arg}
-            s.vars.update(values)
-        elif eff.verb in ("add", "remove"):
-            for name, e in eff.arg:
-                s.vars[name] = _change(s.vars.get(name), self._run(e, env, where), eff.verb == "add", where)
-        elif eff.verb == "reveal_tokens":
-            s._tokens = None
-            space = self._run(eff.arg, env, where)
-            param = self.rules.moves[play.kind].param_of_type("token_reveals")
-            out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
-        elif eff.verb == "place_token":
-            space = self._run(eff.arg[0], env, where)
-            value = self._run(eff.arg[1], env, where) if eff.arg[1] is not None else None
-            s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
-            s._tokens = None
-        elif eff.verb == "eliminate":
-            who = self._run(eff.arg, env, where)
-            if who not in s.out:
-                s.out = s.out + (who,)
-        elif eff.verb == "phase":
-            s.phase = eff.arg
-        elif eff.verb == "turn":
-            s.turn = self._run(eff.arg, env, where)
-        elif eff.verb == "end":
-            s.ended = True
-            out.ended_by = eff
+    def _steps(self, kind: str, effects: Iterable[Effect]) -> "_Step":
+        steps = [self._step(kind, eff) for eff in effects]
 
+        def run(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+            for step in steps:
+                step(s, play, args, out, env)
+        return run
+
+    def _step(self, kind: str, eff: Effect) -> "_Step":
+        where = f"{kind} effect {eff.verb}"
+        verb, arg, run = eff.verb, eff.arg, self._run
+        if verb == "when":
+            then, other = self._steps(kind, eff.then), self._steps(kind, eff.otherwise)
+            folded, key = self._folded, id(arg)
+
+            def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                truth = folded.get(key)
+                if truth is None:
+                    truth = self._truth_kept(arg, env, where)
+                (then if truth else other)(s, play, args, out, env)
+            return when
+        if verb == "set":
+            def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                s.vars.update({name: run(e, env, where) for name, e in arg})  # every value before any is set
+            return set_
+        if verb in ("add", "remove"):
+            add = verb == "add"
+
+            def change(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                for name, e in arg:
+                    s.vars[name] = _change(s.vars.get(name), run(e, env, where), add, where)
+            return change
+        if verb == "reveal_tokens":
+            param = self.rules.moves[kind].param_of_type("token_reveals")
+
+            def reveal(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                s._tokens = None
+                space = run(arg, env, where)
+                out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
+                env["tokens"] = s.token_list()
+            return reveal
+        if verb == "place_token":
+            space_of, value_of = arg
+
+            def place(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                space = run(space_of, env, where)
+                value = run(value_of, env, where) if value_of is not None else None
+                s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
+                s._tokens = None
+                env["tokens"] = s.token_list()
+            return place
+        if verb == "eliminate":
+            def eliminate(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                who = run(arg, env, where)
+                if who not in s.out:
+                    s.out = s.out + (who,)
+                env["out"], env["active"] = frozenset(s.out), s.active
+            return eliminate
+        if verb == "phase":
+            def phase(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                s.phase = env["phase"] = arg
+            return phase
+        if verb == "turn":
+            def turn(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                s.turn = env["turn"] = run(arg, env, where)
+            return turn
+        if verb == "end":
+            def end(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                s.ended = env["ended"] = True
+                out.ended_by = eff
+            return end
+        raise RuleError(f"{where}: an effect the machine does not know")  # pragma: no cover - the loader refuses it
 
     def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
         """Turn face up the face-down tokens of a space.
@@ -686,10 +745,8 @@ class Machine:
         return args
 
 
-#: Effects after which the environment's snapshots of the state (phase, turn, players
-#: out, tokens, ended) are still true: state variables are read through a live view,
-#: and a ``when`` refreshes after each effect of its branch.
-_KEEPS_SNAPSHOTS = frozenset({"set", "add", "remove", "when"})
+#: An effect compiled (see Machine._program): (new state, play, its parameters, outcome, environment).
+_Step = Callable[[State, Play, dict, Outcome, dict], None]
 
 
 def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
