@@ -126,7 +126,7 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
-        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str]]]] = {}  # see draw()
+        self._checks: dict[tuple[Any, ...], Any] = {}  # the checks of draw(), in the order they are tried
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -523,9 +523,7 @@ class Lab:
         base = {**blank, **{p.name: None for p in info.mover}, **args}
         env = self.env(state)
         env["actor"], env["move"] = actor, Namespace(base)
-        if not all(self._req_ok(w, e, env, where) for w, e, where in info.mover_reqs):
-            return None
-        if world is not None and not all(self._obs_ok(w, f, env, where, world) for w, f, where in info.obs_mover):
+        if not self._first_fails_first(self._mover_checks(kind, world is not None), env, world):
             return None
         named = [v for p in info.mover for v in _flat(args.get(p.name))]
         every: list[list[Any]] = []
@@ -573,17 +571,8 @@ class Lab:
         tried = [0]
 
         def holds(i: int) -> bool:
-            """The checks of outcome ``i`` (its own, and those for which it is the last
-            outcome read); one that fails goes first next time (the order changes no
-            answer, only how soon a value that fails is found out)."""
-            checks = stages[i]
-            for j, (observed, when, expr, where) in enumerate(checks):
-                if not (self._obs_ok(when, expr, env, where, world) if observed  # type: ignore[arg-type]
-                        else self._req_ok(when, expr, env, where)):
-                    if j:
-                        checks.insert(0, checks.pop(j))
-                    return False
-            return True
+            """The checks of outcome ``i``: its own, and those for which it is the last outcome read."""
+            return self._first_fails_first(stages[i], env, world)
 
         def go(i: int) -> bool:
             if i == len(names):
@@ -632,6 +621,29 @@ class Lab:
                 found.append(checks)
             self._checks[key] = found
         return found
+
+    def _mover_checks(self, kind: str, observed: bool) -> list[tuple[bool, Any, Any, str]]:
+        """The checks of a kind's mover's choices alone (as :meth:`_draw_checks`)."""
+        key = (kind, observed, "mover")
+        found = self._checks.get(key)
+        if found is None:
+            info = self.kinds[kind]
+            found = [(False, w, e, where) for w, e, where in info.mover_reqs]
+            if observed:
+                found += [(True, w, f, where) for w, f, where in info.obs_mover]
+            self._checks[key] = found  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
+
+    def _first_fails_first(self, checks: list[tuple[bool, Any, Any, str]], env: Mapping[str, Any],
+                           world: Mapping[str, str] | None) -> bool:
+        """Whether every check (fact?, when, expression, where) holds; one that fails goes
+        first next time (the order changes no answer, only how soon a failure is found)."""
+        for j, (observed, when, expr, where) in enumerate(checks):
+            if not (self._obs_ok(when, expr, env, where, world) if observed else self._req_ok(when, expr, env, where)):
+                if j:
+                    checks.insert(0, checks.pop(j))
+                return False
+        return True
 
     def new_game(self) -> None:
         """Forget what :meth:`draw` learnt of the order of its checks: a game then runs the
