@@ -1,6 +1,6 @@
 """The variant lab, measured: simulation speed, workers, informed bots, prove.
 
-    .venv/bin/python benchmarks/lab_bench.py [--games 200] [--baseline REV] [--skip-scaling]
+    .venv/bin/python benchmarks/lab_bench.py [--games 200] [--scaling-games 1000] [--baseline REV] [--skip-scaling]
 
 1. **Random-bot simulation, legal moves a second per core** (CPU time of this
    process) for Lady Alice 4p, random bots (kind weights as given), whole
@@ -10,10 +10,13 @@
    ``--baseline`` (default: the commit the lab started from), extracted with
    ``git archive`` into a temporary package, and the ratio of the two.
 2. **Informed-bot games a second** for each bundled game (one process).
-3. **Scaling from 1 to 2 worker processes**: wall time of ``--games`` games
-   with ``--workers 1`` and ``--workers 2`` (``ruleslawyer simulate``'s
-   runner), and the ratio.  On a machine shared with other work the ratio
-   shows the load too: run it on a quiet machine.
+3. **Scaling from 1 to 2 worker processes**: wall time of ``--scaling-games``
+   games (default 1000) with ``--workers 1`` and ``--workers 2``
+   (``ruleslawyer simulate``'s runner), and the ratio.  A worker process
+   costs its start (the pool, the rule set loaded again); the games must
+   outweigh it, as a run worth spreading over cores does.  On a machine
+   shared with other work the ratio shows the load too: run it on a quiet
+   machine.
 4. **prove: states explored a second**, Lady Alice 3p, the shipped
    properties, depth 2.
 
@@ -119,6 +122,7 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--bots", default="random:accuse=0.05")
     ap.add_argument("--baseline", default=BASELINE)
+    ap.add_argument("--scaling-games", type=int, default=1000)
     ap.add_argument("--skip-scaling", action="store_true")
     args = ap.parse_args(argv)
 
@@ -159,8 +163,8 @@ def main(argv=None) -> None:
               f"({total / dt:.1f} moves/s)")
 
     if not args.skip_scaling:
-        print(f"3. scaling: {args.games} random games, Lady Alice 4p, 1 and 2 worker processes (wall time)")
-        config = Config("lady-alice", "4p", (), games=args.games, bots=args.bots, seed=3, max_moves=300,
+        print(f"3. scaling: {args.scaling_games} random games, Lady Alice 4p, 1 and 2 worker processes (wall time)")
+        config = Config("lady-alice", "4p", (), games=args.scaling_games, bots=args.bots, seed=3, max_moves=300,
                         sample=0, track=False)
         walls = {}
         import resource
