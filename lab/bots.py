@@ -106,16 +106,14 @@ def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
     if not optional:
         return None
     bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
-    play = lab.complete(state, actor, kind, bare, turn.world, turn.rng)
-    if play is None:
-        return None
     axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
+    probe = random.Random(0)  # an existence test: its draws are not the game's
     for n, combo in enumerate(itertools.product(*axes)):
         if n >= OPTIONAL_TRIES:
             return None
-        if lab.completions(state, actor, kind, {**bare, **dict(combo)}, None, turn.rng):
+        if lab.draw(state, actor, kind, {**bare, **dict(combo)}, None, probe) is not None:
             return None  # a value fits: not this way
-    return play
+    return lab.complete(state, actor, kind, bare, turn.world, turn.rng)
 
 
 def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:

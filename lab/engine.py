@@ -11,7 +11,13 @@ bot or an exhaustive search needs and the machine does not keep:
   items get covered) are completed generically — every value the
   parameter's type allows is tried, and a completion is kept when the move
   is then legal and, given the true deal, every fact it lets anyone observe
-  is true.  Among the completions kept one is drawn uniformly.
+  is true.  :meth:`Lab.completions` lists them all (the informed bot and
+  ``prove`` need them); :meth:`Lab.draw`, what a simulated move uses, finds
+  one without listing the others: each outcome in order takes a value drawn
+  uniformly among those that leave a completion (a search that stops at the
+  first completion).
+* one environment per state (the one the move that made the state used),
+  and requirements that the rule set's constants settle dropped once.
 
 Candidate values of an outcome: a ``count`` from 0 to its ``max:`` (or the
 number of cards dealt), except that when its observation is an equality of

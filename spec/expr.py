@@ -173,6 +173,7 @@ charge = _charge
 _SIZED = frozenset({list, tuple, str, frozenset, set, dict, range})
 _UNSIZED = frozenset({int, bool, type(None)})
 _HASHED = frozenset({frozenset, set, dict})
+_SHORT = 64  # comparing with a text written in the rule file this long or shorter is one step
 
 
 def _size(value: Any) -> int:
@@ -578,6 +579,13 @@ class _Compiler:
                             _charge(n)
                     return fn0(a, number)
                 return run_const
+            if isinstance(const, ast.Constant) and isinstance(const.value, str) and fn0 in (operator.eq, operator.ne) \
+                    and len(const.value) <= _SHORT:
+                text = const.value
+
+                def run_text(env: Env) -> Any:  # ``phase == 'play'``: at most as much work as the short text
+                    return fn0(first(env), text)
+                return run_text
 
             def run1(env: Env) -> Any:
                 a, b = first(env), right0(env)
