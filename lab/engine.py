@@ -229,6 +229,7 @@ class Lab:
             for info in self.kinds.values():
                 info.may_score = bool(_state_written(info.move.effects) & read)
         self._items_cache: dict[tuple[str, ...], list[str]] = {}
+        self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
     def _settled(self, when: Expr | None, expr: Expr) -> bool | str | None:
@@ -382,13 +383,21 @@ class Lab:
                 sizes = [size] if size is not None else range(1, len(pool) + 1)
                 for k in sizes:
                     if p.distinct:
-                        groups = _groups(self.rules, pool, p.distinct)
+                        groups = self._grouped(pool, p.distinct)
                         for chosen in itertools.combinations(groups, k):
                             out.extend(list(c) for c in itertools.product(*chosen))
                     else:
                         out.extend(list(c) for c in itertools.combinations(pool, k))
             return out
         return []
+
+    def _grouped(self, pool: list[str], attr: str) -> list[list[str]]:
+        """Items grouped by an attribute's value (kept per pool and attribute)."""
+        key = (tuple(pool), attr)
+        found = self._groups_cache.get(key)
+        if found is None:
+            found = self._groups_cache[key] = _groups(self.rules, pool, attr)
+        return found
 
     def _pools(self, p: MoveParam) -> list[list[str]]:
         """The item lists one items parameter draws from (one per component when they may not mix)."""
@@ -420,7 +429,7 @@ class Lab:
             if size is None:
                 size = rng.randint(1, len(pool))
             if p.distinct:
-                groups = _groups(self.rules, pool, p.distinct)
+                groups = self._grouped(pool, p.distinct)
                 size = min(size, len(groups))
                 return [rng.choice(groups[g]) for g in sorted(rng.sample(range(len(groups)), size))]
             return rng.sample(pool, min(size, len(pool)))

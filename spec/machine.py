@@ -83,16 +83,16 @@ class State:
     moves: int = 0
     setup: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # the public set-up: key -> player -> item
     played: int = 0  # moves offered to the machine, applied or not (the log's count)
-    # (spaces, the tokens of every space): kept until the machine changes a space
-    # (Machine._effect) or ``spaces`` is another mapping
-    _tokens: tuple[Any, list[Token]] | None = field(default=None, repr=False, compare=False)
+    # [spaces, the tokens of every space, their counts by owner and by (owner, value) or None]:
+    # kept until the machine changes a space (Machine._program) or ``spaces`` is another mapping
+    _tokens: list[Any] | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> "State":
         spaces = dict(self.spaces)
         kept = self._tokens
         return State(self.players, self.phase, self.turn, self.first, self.out, spaces, dict(self.vars),
                      self.ended, self.moves, self.setup, self.played,
-                     (spaces, kept[1]) if kept is not None and kept[0] is self.spaces else None)
+                     [spaces, kept[1], kept[2]] if kept is not None and kept[0] is self.spaces else None)
 
     @property
     def active(self) -> list[str]:
@@ -106,11 +106,30 @@ class State:
         """:attr:`tokens` without a copy: the list the state keeps (not to be changed)."""
         kept = self._tokens
         if kept is None or kept[0] is not self.spaces:
-            kept = self._tokens = (self.spaces, [t for stack in self.spaces.values() for t in stack])
+            kept = self._tokens = [self.spaces, [t for stack in self.spaces.values() for t in stack], None]
         return kept[1]
 
     def placed_by(self, player: str) -> list[Token]:
         return [t for t in self.tokens if t.owner == player]
+
+    def placed(self, player: str, value: Any = None) -> int:
+        """How many tokens a player has placed (of one value, when given: those whose
+        value ``== value``; a token whose value is unknown counts for none)."""
+        tokens = self.token_list()
+        counts = self._tokens[2]  # type: ignore[index]
+        if counts is None:
+            counts = {}
+            for t in tokens:
+                counts[t.owner] = counts.get(t.owner, 0) + 1
+                if t.value is not None:
+                    counts[t.owner, t.value] = counts.get((t.owner, t.value), 0) + 1
+            self._tokens[2] = counts  # type: ignore[index]
+        if value is None:
+            return counts.get(player, 0)
+        try:
+            return counts.get((player, value), 0)
+        except TypeError:  # an unhashable value equals no token's
+            return 0
 
 
 @dataclass(frozen=True)
@@ -210,9 +229,8 @@ class Machine:
         if self.rules.tokens is not None:
             env["spaces"] = _Spaces(state.spaces)
             env["tokens"] = state.token_list()
-            env["tokens_left"] = lambda p: self.per_player - sum(1 for t in state.token_list() if t.owner == p)
-            env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - sum(
-                1 for t in state.token_list() if t.owner == p and t.value == v)
+            env["tokens_left"] = lambda p: self.per_player - state.placed(p)
+            env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - state.placed(p, v)
         for fn in self.rules.functions.values():
             env[fn.name] = _bind(fn.expr, fn.args, env)
         return env
