@@ -487,6 +487,17 @@ class _Compiler:
 
     def c_UnaryOp(self, node: ast.UnaryOp, bound: frozenset[str]) -> Run:
         operand = self.compile(node.operand, bound)
+        name = _plain_name(node.operand)
+        if isinstance(node.op, ast.Not) and name is not None:
+            def run_not_name(env: Env) -> Any:  # ``not ended``: as below, the name read in the same step
+                try:
+                    value = env[name]
+                except KeyError:
+                    value = _unbound(name)
+                if type(value) is bool:
+                    return not value
+                return negate(value) if is_formula(value) else not _truth(value)
+            return run_not_name
         if isinstance(node.op, ast.Not):
             def run_not(env: Env) -> Any:
                 value = operand(env)
@@ -587,18 +598,21 @@ class _Compiler:
                     return fn0(first(env), text)
                 return run_text
 
-            def run1(env: Env) -> Any:
-                a, b = first(env), right0(env)
-                ta, tb = type(a), type(b)
-                n = 0 if ta in _UNSIZED else len(a) if ta in _SIZED else _size(a)
-                if tb in _UNSIZED or (hashed and tb in _HASHED):
-                    pass  # looking an item up in a set or mapping does not walk it
-                else:
-                    n += len(b) if tb in _SIZED else _size(b)
-                if n:
-                    _charge(n)  # comparing or searching lists walks them
-                return fn0(a, b)
-            return run1
+            left_name, right_name = _plain_name(node.left), _plain_name(node.comparators[0])
+            if left_name is not None and right_name is not None:
+                def run_names(env: Env) -> Any:  # ``actor == turn``: the names read in the same step
+                    try:
+                        a = env[left_name]
+                    except KeyError:
+                        a = _unbound(left_name)
+                    try:
+                        b = env[right_name]
+                    except KeyError:
+                        b = _unbound(right_name)
+                    return _compared(fn0, hashed, a, b)
+                return run_names
+
+            return lambda env: _compared(fn0, hashed, first(env), right0(env))
 
         def run(env: Env) -> Any:
             left = first(env)
@@ -754,6 +768,24 @@ class _Compiler:
     def c_SetComp(self, node: ast.SetComp, bound: frozenset[str]) -> Run:
         items = self._comprehension(node, bound)
         return lambda env: frozenset(items(env))
+
+
+def _plain_name(node: ast.AST) -> str | None:
+    """The name a node reads when it is a bare name (not a constant's), else None."""
+    if isinstance(node, ast.Name) and node.id not in ("true", "false", "none"):
+        return node.id
+    return None
+
+
+def _compared(fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any) -> Any:
+    """``fn(a, b)``, charged for the items it may walk (a lookup in a set or mapping walks none)."""
+    ta, tb = type(a), type(b)
+    n = 0 if ta in _UNSIZED else len(a) if ta in _SIZED else _size(a)
+    if not (tb in _UNSIZED or (hashed and tb in _HASHED)):
+        n += len(b) if tb in _SIZED else _size(b)
+    if n:
+        _charge(n)
+    return fn(a, b)
 
 
 def _string(node: ast.AST) -> bool:
