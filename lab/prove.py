@@ -5,7 +5,7 @@ A property file (YAML)::
     depth: 3                       # default depth (--depth overrides)
     scope:                         # optional: the small scope explored
       items: {COMPONENT: [ITEM, ...]}   # the items a move's choices may name
-      values: {PARAMETER: [VALUE, ...]} # the values a parameter may take (any move)
+      values: {PARAMETER: [VALUE, ...]} # the values a parameter may take (any move; items by name)
     properties:
       - id: stays-positive
         says: "the supply never goes below zero"      # optional, in words
@@ -54,7 +54,7 @@ import yaml
 from ..checker.writer import format_log
 from ..solver.engines import initial
 from ..solver.errors import SolverError
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.expr import Expr, Namespace, compile_expr
 from ..spec.machine import Machine, Play, RuleError, State
 from ..spec.model import Ruleset
@@ -153,7 +153,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     for param, listed in (scope.get("values") or {}).items():
         if not isinstance(listed, list) or not listed:
             raise _fail(f"scope values of {param} must be a non-empty list", _pos(scope, "values", path))
-        values[str(param)] = list(listed)
+        values[str(param)] = _scope_values(rules, str(param), listed, _pos(scope, "values", path))
     raw = node.get("properties")
     if not isinstance(raw, list) or not raw:
         raise _fail("'properties:' must be a non-empty list", _pos(node, "properties", path) or where)
@@ -192,6 +192,30 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
             raise _fail("a property needs invariant:, or reaches:, within: and playing:", pos)
         props.append(prop)
     return PropertyFile(path, depth, props, items, values)
+
+
+def _scope_values(rules: Ruleset, param: str, listed: list[Any], pos: Position | None) -> list[Any]:
+    """A scope's values of a parameter, an item's name (as a log writes it) read as the item."""
+    params = [p for move in rules.moves.values() for p in move.params if p.name == param]
+    if not params:
+        known = sorted({p.name for move in rules.moves.values() for p in move.params})
+        near = did_you_mean(param, known)
+        raise _fail(f"scope values: no move of {rules.canonical_name} has a parameter '{param}'"
+                    + (f" (did you mean '{near}'?)" if near else ""), pos)
+    comps = [c for p in params if p.type in ("item", "items") for c in (getattr(p, "components", ()) or (p.of,)) if c]
+    if not comps:
+        return list(listed)
+    out = []
+    for value in listed:
+        if value is None:  # an optional parameter left out
+            out.append(None)
+            continue
+        found = next((rules.find(c, str(value)) for c in comps if rules.find(c, str(value))), None)
+        if found is None:
+            raise _fail(f"scope values: '{value}' is not a {' or '.join(rules.noun(c) for c in dict.fromkeys(comps))}"
+                        f" (the values of '{param}')", pos)
+        out.append(found)
+    return out
 
 
 def _pos(node: Any, key: str, path: str) -> Position | None:

@@ -29,6 +29,7 @@ BAD_PROPERTY_FILES = {
     "fails-to-run.yaml": "properties:\n  - {id: a, invariant: 'nope.x > 1'}\n",
     "too-much-work.yaml": "properties:\n  - {id: a, invariant: 'sum(range(10000000)) > 1'}\n",
     "binary.yaml": "\x00\x01\x02",
+    "scope-value.yaml": "scope:\n  values: {valeu: [1]}\nproperties:\n  - {id: a, invariant: 'true'}\n",
 }
 
 

@@ -3,10 +3,13 @@ and the counterexample is a log that check replays clean to the same state."""
 
 from __future__ import annotations
 
+import pytest
+
 from ruleslawyer.checker.check import check_text
 from ruleslawyer.checker.log import parse_log_text
 from ruleslawyer.checker.replay import replay
 from ruleslawyer.lab.prove import load_properties, prove, state_key
+from ruleslawyer.spec.diagnostics import DiagnosticError
 from ruleslawyer.spec.loader import load_rules
 
 from ..conftest import ROOT
@@ -44,3 +47,18 @@ def test_the_perfect_alibi_properties_hold_over_the_set_up():
     proof = prove(rules, props, depth=3)
     assert proof.complete and proof.states > 100
     assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
+
+
+def test_scope_values_name_items_as_a_log_does(tmp_path):
+    """An item parameter's scope values are names or aliases, any case (as in a log)."""
+    rules = load_rules("perfect-alibi", variant="4p")
+    path = tmp_path / "p.yaml"
+    path.write_text("scope:\n  values: {colour: [Red, YELLOW], symbol: [clock, null], answer: [0, 1]}\n"
+                    "properties:\n  - {id: a, invariant: 'true'}\n")
+    spec = load_properties(str(path), rules)
+    assert spec.values == {"colour": ["red", "yellow"], "symbol": ["clock", None], "answer": [0, 1]}
+    for bad in ("{colour: [Purple]}", "{colour_: [Red]}"):
+        path.write_text(f"scope:\n  values: {bad}\nproperties:\n  - {{id: a, invariant: 'true'}}\n")
+        with pytest.raises(DiagnosticError) as err:
+            load_properties(str(path), rules)
+        assert err.value.diagnostics[0].code == "RL171"
