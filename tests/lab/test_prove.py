@@ -17,6 +17,7 @@ from ..conftest import ROOT
 
 PROPS = ROOT / "examples" / "lady-alice" / "lab" / "properties.yaml"
 FLAWED = ROOT / "examples" / "lady-alice" / "lab" / "short-of-cards.yaml"
+ALIBI_PROPS = ROOT / "examples" / "perfect-alibi" / "lab" / "properties.yaml"
 
 
 def _round_trip(log: str, key: object) -> list:
@@ -95,14 +96,63 @@ def test_scope_values_name_items_as_a_log_does(tmp_path):
         assert err.value.diagnostics[0].code == "RL171"
 
 
-def test_the_perfect_alibi_properties_hold_over_the_set_up():
-    """At least five properties for the second game; every one holds over the set-up's moves."""
-    rules = load_rules("perfect-alibi")
-    props = load_properties(str(ROOT / "examples" / "perfect-alibi" / "lab" / "properties.yaml"), rules)
+def _alibi(tmp_path, properties: str, opening: bool = True) -> str:
+    """The Perfect Alibi property file (its scope and, when asked, its opening) with other properties."""
+    text = ALIBI_PROPS.read_text().split("\nproperties:\n")[0]
+    if not opening:
+        text = text.split("\nopening:")[0]
+    path = tmp_path / ("with-opening.yaml" if opening else "without-opening.yaml")
+    path.write_text(f"{text}\nproperties:\n{properties}")
+    return str(path)
+
+
+def test_the_perfect_alibi_opening_is_the_set_up_of_a_four_player_game():
+    """The rulebook's set-up in 4 players: four tiles drawn face up, then each player
+    chooses an assistant, counterclockwise from the owner of the first tile's colour
+    (Red: Red, Green, Blue, Yellow, seated Yellow, Blue, Green, Red clockwise); the last
+    to choose asks first."""
+    rules = load_rules("perfect-alibi", variant="4p")
+    spec = load_properties(str(ALIBI_PROPS), rules)
+    start = spec.opening
+    assert start is not None
+    assert [p.kind for p in start.plays] == ["draw"] * 4 + ["choose"] * 4
+    assert [p.actor for p in start.plays[4:]] == ["Red", "Green", "Blue", "Yellow"]
+    assert start.state.phase == "play" and start.state.turn == "Yellow"
+    assert len(start.state.vars["assistant"]) == 4 and not start.state.vars["questions"]
+
+
+def test_the_perfect_alibi_properties_hold_after_the_opening():
+    """At least five properties for the second game; every one holds from the end of the
+    set-up, over the first question (each legal move of the state after it)."""
+    rules = load_rules("perfect-alibi", variant="4p")
+    props = load_properties(str(ALIBI_PROPS), rules)
     assert len(props.properties) >= 5
-    proof = prove(rules, props, depth=3)
-    assert proof.complete and proof.states > 100
+    proof = prove(rules, props)
+    assert proof.complete and proof.opening == 8 and proof.depth >= 1
     assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
+
+
+def test_questions_are_explored_only_after_the_opening(tmp_path):
+    """'Nobody has asked a question' holds over the set-up (at least four assistants are
+    chosen before the first question, so not within 3 moves of the start) and fails one
+    move past the opening: Yellow, the last to choose, asks.  Its counterexample is the
+    opening's eight moves and that question, and check replays it to the same state."""
+    rules = load_rules("perfect-alibi", variant="4p")
+    never = "  - {id: nobody-asks, invariant: 'len(vars.questions) == 0'}\n"
+    before = prove(rules, load_properties(_alibi(tmp_path, never, opening=False), rules), depth=3)
+    assert before.opening == 0 and before.results[0].holds
+    spec = load_properties(_alibi(tmp_path, never), rules)
+    proof = prove(rules, spec, depth=1, rules_ref="perfect-alibi")
+    bad = proof.results[0]
+    assert not bad.holds and bad.at == 1
+    moves = _round_trip(bad.counterexample, bad.key)
+    assert len(moves) == 9 and moves[:8] == spec.opening.plays
+    assert (moves[8].kind, moves[8].actor) == ("ask", "Yellow")
+    header = parse_log_text(bad.counterexample, "<counterexample>", [str(ROOT)])[0]
+    assert header.header.players == ("Yellow", "Blue", "Green", "Red") and header.header.first == "Yellow"
+    assert header.header.setup["colours"]["Red"] == "red"
+    assert [c.value for z in header.public for cards in z.cards.values() for c in cards] == \
+        ["restaurant-t3", "l4-12", "bar-t4"]
 
 
 BAD_OPENINGS = {
