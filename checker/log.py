@@ -55,7 +55,7 @@ from .capacity import load_usable
 from .names import Names, fold
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
-           "parse_log", "parse_log_text", "parse_document"]
+           "parse_log", "parse_log_text", "parse_document", "parse_with_rules"]
 
 #: jsonschema problems keep their meaning but get the log's code family.
 _SCHEMA_CODES = {"RL101": "LG101", "RL102": "LG102", "RL103": "LG103", "RL104": "LG104"}
@@ -166,6 +166,28 @@ def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None =
 def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
                    house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
+    _check_shape(doc, path)
+    extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
+    folders = [str(Path(h).parent) for h in extra if not bare_name(h)]
+    if folders:  # overlays the command line names: their folders are the user's to read
+        allow = [*(ALLOWED.get() if allow is None else allow), *folders]
+    rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
+    return _read(doc, path, rules), rules
+
+
+def parse_with_rules(doc: Any, path: str, rules: Ruleset) -> GameLog:
+    """As :func:`parse_document`, for a log played under rules already loaded: its
+    ``rules:``, ``variant:`` and ``house:`` are checked for their shape, never read.
+
+    For a log that is part of another file (``prove``'s opening): ``doc`` is a
+    mapping read from it (:class:`LMap`, its positions those of that file).
+    """
+    _check_shape(doc, path)
+    return _read(doc, path, rules)
+
+
+def _check_shape(doc: Any, path: str) -> None:
+    """A mapping, no name too long, the header's schema (before any rule file is read)."""
     if not isinstance(doc, LMap):
         raise DiagnosticError([Diagnostic("LG102", "a log must be a mapping (rules:, players:, moves: ...)",
                                           position_of(doc) or Position(path, 1, 1))])
@@ -176,11 +198,10 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
                 for d in schema_diagnostics(doc, "log.schema.json")]
     if problems:
         raise DiagnosticError(problems)
-    extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
-    folders = [str(Path(h).parent) for h in extra if not bare_name(h)]
-    if folders:  # overlays the command line names: their folders are the user's to read
-        allow = [*(ALLOWED.get() if allow is None else allow), *folders]
-    rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
+
+
+def _read(doc: LMap, path: str, rules: Ruleset) -> GameLog:
+    """The sections the rule file declares checked, then every name resolved."""
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
@@ -189,7 +210,7 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
     log = parser.run()
     if parser.diagnostics:
         raise DiagnosticError(parser.diagnostics)
-    return log, rules
+    return log
 
 
 #: Free text, never compared with anything: only the limit of every file applies.

@@ -75,14 +75,16 @@ def add_commands(sub: Any) -> None:
     cmp_.add_argument("--report", metavar="FILE", help="write a markdown (.md) or HTML (.html) report embedding the plots")
     prove = _sub(sub, "prove", "check properties over every reachable state up to a depth",
                  "Properties written in the rule language, checked over every state reachable within the "
-                 "depth; a violation is printed as a log that check replays.",
+                 "depth (from the start, or after the moves of the file's opening:); a violation is printed "
+                 "as a log that check replays.",
                  ["ruleslawyer prove {game} --property properties.yaml --depth 3",
                   "ruleslawyer prove {game} --property p.yaml --counterexample c.yaml"])
     prove.add_argument("rules", metavar="RULES", help="a bundled rule set or a rule file")
     prove.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
     prove.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
     prove.add_argument("--property", required=True, metavar="FILE", help="a YAML file of properties")
-    prove.add_argument("--depth", type=int, metavar="N", help="moves explored from the start (default: the file's)")
+    prove.add_argument("--depth", type=int, metavar="N",
+                       help="moves explored from the start, or after the file's opening (default: the file's depth)")
     prove.add_argument("--counterexample", metavar="FILE", help="write the first counterexample's log here")
     prove.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 

@@ -2,10 +2,12 @@
 
 A property file (YAML)::
 
-    depth: 3                       # default depth (--depth overrides)
+    depth: 3                       # default depth (--depth overrides), in moves after the opening
     scope:                         # optional: the small scope explored
       items: {COMPONENT: [ITEM, ...]}   # the items a move's choices may name
-      values: {PARAMETER: [VALUE, ...]} # the values a parameter may take (any move)
+      values: {PARAMETER: [VALUE, ...]} # the values a parameter may take (any move; items by name)
+    opening:                       # optional: moves played first, as a game log writes its moves:
+      - {MOVE: P1, PARAMETER: VALUE, ...}
     properties:
       - id: stays-positive
         says: "the supply never goes below zero"      # optional, in words
@@ -21,6 +23,34 @@ A property file (YAML)::
 Expressions are the rule language's, over the state (``phase``, ``turn``,
 ``vars``, ``out``, ``tokens``... and ``legal_moves``).
 
+Without an opening the search starts at the start of a game: seats ``P1``
+to ``Pn``, ``P1`` first, and a public set-up (when the rules declare one,
+e.g. an item for each player and the cards of a public zone) drawn once
+from a seeded random stream.  ``opening:`` gives moves played first, so
+that the search starts where the interesting moves begin (after a long
+set-up, say): the depth counts the moves after it.  It is written as a game
+log writes its ``moves:``, read by the log reader
+(:func:`checker.log.parse_with_rules`) and replayed as ``check`` replays a
+log (:mod:`checker.replay`): each move must be legal and every observation
+fit some deal.  As a list, its moves are those of the seats ``P1``... at
+prove's own drawn set-up.  As a mapping it is a log without ``rules:``:
+``moves:`` and, each optional, ``players:`` (names in seating order,
+instead of ``P1``...), ``first:`` and ``setup:`` (a log's set-up, instead
+of the drawn one)::
+
+    opening:
+      players: [Ann, Ben, Cat, Dan]
+      first: Dan
+      setup: {RECORD: {Ann: ITEM, ...}}
+      moves:
+        - {MOVE: Ann, PARAMETER: VALUE}
+
+A problem in the opening (its shape, more than :data:`MAX_OPENING` moves,
+anything the log reader or ``check`` would report) is RL171 where it stands
+in the property file, check's own code in the message.  A counterexample's
+log holds the opening's players, first player and set-up, then the
+opening's moves, then the path found.
+
 The search is exhaustive breadth-first exploration with state hashing: a
 state is its phase, turn, players out, tokens (owner, value, face), state
 variables and whether it ended — not the path that led to it nor the move
@@ -28,9 +58,10 @@ count.  Every legal move is followed, with every legal value of its
 outcomes (every result the table could observe), so the states explored
 include every reachable one (and perhaps some that no deal allows): a
 property that holds here holds.  A violation's path is then checked
-against the solver; a path whose observations no deal fits is skipped and
-the search goes on.  The counterexample is written as a log, which
-``ruleslawyer check`` replays to the same state.
+against the solver (with what the set-up and the opening showed everyone);
+a path whose observations no deal fits is skipped and the search goes on.
+The counterexample is written as a log, which ``ruleslawyer check`` replays
+to the same state.
 
 Why explicit search rather than bounded model checking with Z3: the rule
 language's effects (comprehensions over lists, rule functions, sets of
@@ -54,18 +85,22 @@ import yaml
 from ..checker.writer import format_log
 from ..solver.engines import initial
 from ..solver.errors import SolverError
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, Reporter, StopReplay, did_you_mean
 from ..spec.expr import Expr, Namespace, compile_expr
+from ..spec.facts import Fact
 from ..spec.machine import Machine, Play, RuleError, State
 from ..spec.model import Ruleset
+from ..spec.source import LMap, LSeq
 from .engine import Lab, start_facts
 from .game import opening, public_setup, seat_names
 
-__all__ = ["Property", "PropertyFile", "ProofResult", "Proof", "load_properties", "prove", "state_key",
-           "prove_text", "prove_json"]
+__all__ = ["Property", "PropertyFile", "Start", "ProofResult", "Proof", "load_properties", "prove", "state_key",
+           "prove_text", "prove_json", "MAX_OPENING"]
 
 #: States explored at most per property file (then the search stops and says so).
 MAX_STATES = 2_000_000
+#: Moves an opening may list at most.
+MAX_OPENING = 1_000
 
 
 @dataclass
@@ -85,12 +120,26 @@ class Property:
 
 
 @dataclass
+class Start:
+    """Where the search starts: the table and the moves played before it (the opening)."""
+
+    players: list[str]
+    first: str
+    setup: dict[str, Any]       # the set-up the state machine reads (record -> player -> item)
+    public: dict[str, Any]      # the same as a log's setup: section writes it (and the public zones' cards)
+    plays: list[Play]           # the opening's moves (none without an opening)
+    state: State                # the state after them
+    facts: list[Fact]           # what everyone has seen: the public zones' cards, the opening's observations
+
+
+@dataclass
 class PropertyFile:
     path: str
     depth: int
     properties: list[Property]
     items: dict[str, list[str]] = field(default_factory=dict)
     values: dict[str, list[Any]] = field(default_factory=dict)
+    opening: Start | None = None  # the opening: played, checked, before the search
 
 
 @dataclass
@@ -112,6 +161,7 @@ class Proof:
     seconds: float
     results: list[ProofResult]
     complete: bool = True  # False when MAX_STATES stopped the search
+    opening: int = 0       # moves of the opening, played before the search
 
 
 def _fail(message: str, pos: Position | None) -> DiagnosticError:
@@ -126,7 +176,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     where = Position(path, 1, 1)
     if not isinstance(node, Mapping):
         raise _fail("a property file is a mapping with a 'properties:' list", where)
-    known = {"depth", "scope", "properties", "rules", "title"}
+    known = {"depth", "scope", "properties", "opening", "rules", "title"}
     for key in node:
         if key not in known:
             raise _fail(f"unknown key '{key}' (keys: {', '.join(sorted(known))})", _pos(node, key, path))
@@ -153,7 +203,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     for param, listed in (scope.get("values") or {}).items():
         if not isinstance(listed, list) or not listed:
             raise _fail(f"scope values of {param} must be a non-empty list", _pos(scope, "values", path))
-        values[str(param)] = list(listed)
+        values[str(param)] = _scope_values(rules, str(param), listed, _pos(scope, "values", path))
     raw = node.get("properties")
     if not isinstance(raw, list) or not raw:
         raise _fail("'properties:' must be a non-empty list", _pos(node, "properties", path) or where)
@@ -191,7 +241,32 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
         if prop.invariant is None and (prop.reaches is None or prop.within is None or not prop.playing):
             raise _fail("a property needs invariant:, or reaches:, within: and playing:", pos)
         props.append(prop)
-    return PropertyFile(path, depth, props, items, values)
+    start = _opening(node, path, rules) if node.get("opening") is not None else None
+    return PropertyFile(path, depth, props, items, values, start)
+
+
+def _scope_values(rules: Ruleset, param: str, listed: list[Any], pos: Position | None) -> list[Any]:
+    """A scope's values of a parameter, an item's name (as a log writes it) read as the item."""
+    params = [p for move in rules.moves.values() for p in move.params if p.name == param]
+    if not params:
+        known = sorted({p.name for move in rules.moves.values() for p in move.params})
+        near = did_you_mean(param, known)
+        raise _fail(f"scope values: no move of {rules.canonical_name} has a parameter '{param}'"
+                    + (f" (did you mean '{near}'?)" if near else ""), pos)
+    comps = [c for p in params if p.type in ("item", "items") for c in (getattr(p, "components", ()) or (p.of,)) if c]
+    if not comps:
+        return list(listed)
+    out = []
+    for value in listed:
+        if value is None:  # an optional parameter left out
+            out.append(None)
+            continue
+        found = next((rules.find(c, str(value)) for c in comps if rules.find(c, str(value))), None)
+        if found is None:
+            raise _fail(f"scope values: '{value}' is not a {' or '.join(rules.noun(c) for c in dict.fromkeys(comps))}"
+                        f" (the values of '{param}')", pos)
+        out.append(found)
+    return out
 
 
 def _pos(node: Any, key: str, path: str) -> Position | None:
@@ -201,6 +276,178 @@ def _pos(node: Any, key: str, path: str) -> Position | None:
         return position_of(node, key)
     except Exception:  # noqa: BLE001 - a position is a courtesy
         return Position(path, 1, 1)
+
+
+# -- the opening ----------------------------------------------------------------------
+
+#: The keys of an opening written as a mapping: a log's header (no rules:), and its moves.
+OPENING_KEYS = ("players", "first", "setup", "moves")
+
+
+def _opening(node: Mapping[str, Any], path: str, rules: Ruleset) -> Start:
+    """The opening of a property file, read as a log's moves and replayed as ``check`` does.
+
+    Every problem is RL171 at its place in the property file: the shape of
+    ``opening:``, and each problem the log reader or the replay finds (its
+    own code in the message): a move of no kind, a malformed parameter, an
+    illegal move, an observation no deal fits.
+    """
+    from ..checker.check import number_moves, rule_failure
+    from ..checker.log import parse_with_rules
+    from ..checker.replay import replay
+
+    raw = node["opening"]
+    where = _pos(node, "opening", path) or Position(path, 1, 1)
+    shape = ("opening: is a list of moves, written as a game log writes its moves:, or a mapping with "
+             "moves: and, as a log's header, players:, first: and setup: (each optional)")
+    if isinstance(raw, list):
+        header: Mapping[str, Any] = {}
+        moves = raw
+    elif isinstance(raw, Mapping):
+        for key in raw:
+            if key not in OPENING_KEYS:
+                raise _fail(f"unknown key '{key}' in opening: (keys: {', '.join(OPENING_KEYS)})",
+                            _key_pos(raw, key) or where)
+        if "moves" not in raw:
+            raise _fail("opening: needs moves:, a list of moves as a game log writes them", where)
+        header, moves = raw, raw["moves"]
+        if not isinstance(moves, list):
+            raise _fail(shape, _pos(raw, "moves", path) or where)
+    else:
+        raise _fail(shape, where)
+    if len(moves) > MAX_OPENING:
+        raise _fail(f"an opening of {len(moves):,} moves: at most {MAX_OPENING:,}",
+                    moves.pos_of(MAX_OPENING) if isinstance(moves, LSeq) else where)
+    n = int(rules.param("players"))
+    if "players" in header:
+        players = header["players"]
+        if not isinstance(players, list) or len(players) != n or \
+                not all(isinstance(p, str) and p for p in players):
+            raise _fail(f"opening: players: lists the {n} players of {rules.canonical_name} in seating order",
+                        _pos(header, "players", path) or where)
+        players = [str(p) for p in players]
+    else:
+        players = seat_names(n)
+    doc = _lmap({"rules": rules.game}, where)
+    _put(doc, "players", header, header["players"] if "players" in header else players, where)
+    if "first" in header:
+        _put(doc, "first", header, header["first"], where)
+    if "setup" in header:
+        _put(doc, "setup", header, header["setup"], where)
+    else:  # prove's own set-up, as without an opening
+        _setup, public, _facts = _drawn(Lab(rules), players)
+        if public:
+            _put(doc, "setup", header, _names(rules, public), where)
+    _put(doc, "moves", header, moves, where)
+
+    def refused(diagnostics: Sequence[Diagnostic]) -> DiagnosticError:
+        out = []
+        for d in diagnostics:
+            if d.severity != "error":
+                continue
+            lead = f"opening: move {d.move}: " if d.move else "opening: "
+            out.append(Diagnostic("RL171", f"{lead}{d.message} [{d.code}]", d.position or where,
+                                  related=d.related, hint=d.hint))
+        return DiagnosticError(out or [Diagnostic("RL171", "opening: cannot be played", where)])
+
+    try:
+        log = parse_with_rules(doc, path, rules)
+    except DiagnosticError as exc:
+        raise refused(exc.diagnostics) from None
+    reporter = Reporter(strict=True)
+    try:
+        played = replay(log, rules, reporter)
+    except StopReplay:
+        found = list(reporter.diagnostics)
+        number_moves(found, log)
+        raise refused(found) from None
+    except RuleError as exc:  # a rule expression went past a limit: as check says it
+        raise DiagnosticError([rule_failure(exc, rules)]) from None
+    if reporter.errors:  # pragma: no cover - a strict reporter stops at the first
+        found = list(reporter.diagnostics)
+        number_moves(found, log)
+        raise refused(found)
+    header_ = played.log.header
+    return Start(list(header_.players), header_.first, dict(header_.setup), _public_of(rules, played.log),
+                 [m.play for m in log.moves], played.state, [f for f in played.facts() if f.viewers is None])
+
+
+def _key_pos(node: Any, key: Any) -> Position | None:
+    return node.key_position(key) if isinstance(node, LMap) else None
+
+
+def _put(doc: LMap, key: str, header: Mapping[str, Any], value: Any, where: Position) -> None:
+    """``doc[key] = value``: at its place in the property file when the opening gives it, else at ``where``."""
+    given = key in header and isinstance(header, LMap)
+    doc[key] = value if given and value is header[key] else _plain(value, where)
+    doc.key_pos[key] = header.key_position(key) if given else where
+    doc.val_pos[key] = header.pos_of(key) if given else where
+
+
+def _lmap(value: Mapping[str, Any], where: Position) -> LMap:
+    out = LMap()
+    out.pos, out.key_pos, out.val_pos = where, {}, {}
+    for k, v in value.items():
+        out[k] = _plain(v, where)
+        out.key_pos[k] = out.val_pos[k] = where
+    return out
+
+
+def _plain(value: Any, where: Position) -> Any:
+    """A value as the YAML reader gives it (mappings and lists with positions), every part at ``where``."""
+    if isinstance(value, (LMap, LSeq)):
+        return value
+    if isinstance(value, Mapping):
+        return _lmap(value, where)
+    if isinstance(value, (list, tuple)):
+        seq = LSeq(_plain(v, where) for v in value)
+        seq.pos, seq.item_pos = where, [where] * len(seq)
+        return seq
+    return value
+
+
+def _names(rules: Ruleset, value: Any) -> Any:
+    """Item ids to the names a log writes (in mappings and lists)."""
+    if isinstance(value, str):
+        return rules.name(value)
+    if isinstance(value, Mapping):
+        return {k: _names(rules, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_names(rules, v) for v in value]
+    return value
+
+
+def _public_of(rules: Ruleset, log: Any) -> dict[str, Any]:
+    """A parsed log's ``setup:`` as :func:`counterexample_log` writes it: each player's item,
+    the cards of the zones everyone sees."""
+    out: dict[str, Any] = {key: dict(items) for key, items in log.header.setup.items()}
+    for zone in log.public:
+        if set(zone.cards) <= {""}:  # a zone nobody owns
+            out[zone.key] = [c.value for recorded in zone.cards.values() for c in recorded]
+        else:
+            out[zone.key] = {who: [c.value for c in recorded] for who, recorded in zone.cards.items()}
+    order = [r.key for r in rules.records if r.section == "setup"]
+    return {k: out[k] for k in sorted(out, key=lambda k: order.index(k) if k in order else len(order))}
+
+
+def _drawn(lab: Lab, players: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any], list[Fact]]:
+    """prove's own set-up, drawn once (seeded): the state machine's, the log's ``setup:``,
+    and what everyone sees of the deal drawn with it."""
+    rules, machine = lab.rules, lab.machine
+    world, setup = opening(lab, players, random.Random(0))
+    public = public_setup(rules, setup, machine.deal(players), world) if setup or any(
+        r.section == "setup" for r in rules.records) else {}
+    facts = [f for f in start_facts(machine.deal(players), world) if f.viewers is None] if public else []
+    return setup, public, facts
+
+
+def _default_start(lab: Lab) -> Start:
+    """The start without an opening: seats P1..Pn, P1 first, prove's own set-up."""
+    players = seat_names(int(lab.rules.param("players")))
+    setup, public, facts = _drawn(lab, players)
+    machine = lab.machine
+    state = machine.start(players, players[0], setup=setup) if setup else machine.start(players, players[0])
+    return Start(players, players[0], setup, public, [], state, facts)
 
 
 # -- states -------------------------------------------------------------------------
@@ -281,12 +528,10 @@ def prove(rules: Ruleset, spec: PropertyFile, depth: int | None = None, rules_re
     depth = spec.depth if depth is None else depth
     ex = _Explorer(rules, spec)
     machine = ex.machine
-    players = seat_names(int(rules.param("players")))
-    # a public set-up, when the rules have one, drawn once (the same for every state explored)
-    world, setup = opening(ex.lab, players, random.Random(0))
-    start = machine.start(players, players[0], setup=setup) if setup else machine.start(players, players[0])
-    public = public_setup(rules, setup, machine.deal(players), world) if setup or any(
-        r.section == "setup" for r in rules.records) else {}
+    # the state after the opening, or the start with a public set-up (when the rules have one)
+    # drawn once: the same for every state explored
+    table = spec.opening or _default_start(ex.lab)
+    players, start, public, public_facts = table.players, table.state, table.public, table.facts
     t0 = time.perf_counter()
     # BFS: key -> (parent key, play as recorded, state, depth)
     parent: dict[Any, tuple[Any, Play | None]] = {state_key(start): (None, None)}
@@ -294,7 +539,6 @@ def prove(rules: Ruleset, spec: PropertyFile, depth: int | None = None, rules_re
     states: dict[Any, State] = {state_key(start): start}
     pending = {p.id: p for p in spec.properties}
     results: dict[str, ProofResult] = {}
-    public_facts = [f for f in start_facts(machine.deal(players), world) if f.viewers is None] if public else []
     need_legal = any(p.invariant is not None and "legal_moves" in p.invariant.names for p in spec.properties)
     complete = True
     explored = 0
@@ -313,7 +557,8 @@ def prove(rules: Ruleset, spec: PropertyFile, depth: int | None = None, rules_re
             if bad is None:
                 continue
             path, extra = _path(parent, key), bad
-            log = counterexample_log(rules, players, path + extra[0], rules_ref, house, public)
+            log = counterexample_log(rules, players, table.plays + path + extra[0], rules_ref, house, public,
+                                     first=table.first)
             if not _consistent(machine, players, start, path + extra[0], public_facts):
                 continue  # no deal allows this path's observations: look further
             results[pid] = ProofResult(prop, False, explored, log, len(path) + len(extra[0]), extra[1], key)
@@ -337,7 +582,8 @@ def prove(rules: Ruleset, spec: PropertyFile, depth: int | None = None, rules_re
     for pid, prop in pending.items():
         results[pid] = ProofResult(prop, True, explored)
     seconds = time.perf_counter() - t0
-    return Proof(rules.canonical_name, depth, explored, seconds, [results[p.id] for p in spec.properties], complete)
+    return Proof(rules.canonical_name, depth, explored, seconds, [results[p.id] for p in spec.properties], complete,
+                 len(table.plays))
 
 
 def _path(parent: Mapping[Any, tuple[Any, Play | None]], key: Any) -> list[Play]:
@@ -405,32 +651,35 @@ def _consistent(machine: Machine, players: Sequence[str], start: State, plays: S
 
 
 def counterexample_log(rules: Ruleset, players: Sequence[str], plays: Sequence[Play], rules_ref: str | None,
-                       house: Sequence[str], setup: Mapping[str, Any] | None = None) -> str:
+                       house: Sequence[str], setup: Mapping[str, Any] | None = None, first: str | None = None) -> str:
+    """The log of a path from the start of the game (the opening's moves first, when there is one)."""
     import os
 
     refs = [os.path.abspath(h) if os.path.exists(h) else h for h in house]
     ref = rules_ref if rules_ref is None or not os.path.exists(rules_ref) else os.path.abspath(rules_ref)
-    return format_log(rules, list(players), plays, first=players[0], rules_ref=ref, variant=rules.variant,
+    return format_log(rules, list(players), plays, first=first or players[0], rules_ref=ref, variant=rules.variant,
                       house=refs, title="counterexample found by ruleslawyer prove", setup=setup or None)
 
 
 def prove_json(proof: Proof) -> dict[str, Any]:
-    return {"rules": proof.name, "depth": proof.depth, "states": proof.states, "seconds": round(proof.seconds, 3),
-            "complete": proof.complete,
+    return {"rules": proof.name, "depth": proof.depth, "opening": proof.opening, "states": proof.states,
+            "seconds": round(proof.seconds, 3), "complete": proof.complete,
             "properties": [{"id": r.prop.id, "says": r.prop.says, "holds": r.holds, "states": r.states,
                             "message": r.message, "moves": r.at, "counterexample": r.counterexample}
                            for r in proof.results]}
 
 
 def prove_text(proof: Proof) -> str:
-    lines = [f"{proof.name}: {proof.states:,} states explored up to depth {proof.depth} in {proof.seconds:.2f} s"
+    after = f" after the opening's {proof.opening} move(s)" if proof.opening else ""
+    lines = [f"{proof.name}: {proof.states:,} states explored up to depth {proof.depth}{after} in {proof.seconds:.2f} s"
              + ("" if proof.complete else f" (stopped at {MAX_STATES:,} states: not every state was seen)")]
     for r in proof.results:
         says = f" — {r.prop.says}" if r.prop.says else ""
         if r.holds:
-            lines.append(f"  {r.prop.id}: holds up to depth {proof.depth} ({proof.states:,} states){says}")
+            lines.append(f"  {r.prop.id}: holds up to depth {proof.depth}{after} ({proof.states:,} states){says}")
         else:
-            lines.append(f"  {r.prop.id}: FAILS after {r.at} move(s): {r.message}{says}")
+            past = f" past the opening ({proof.opening + (r.at or 0)} in the log)" if proof.opening else ""
+            lines.append(f"  {r.prop.id}: FAILS after {r.at} move(s){past}: {r.message}{says}")
             lines.append("    counterexample (check it with ruleslawyer check, --allow-path for its rule files):")
             lines.extend("      " + line for line in (r.counterexample or "").splitlines())
     return "\n".join(lines)

@@ -91,7 +91,10 @@ _CODES.append(CodeInfo(
 _CODES.append(CodeInfo(
     "RL171", "lab", "A property file for 'prove' that cannot be used: not YAML, an unknown key, a property "
     "without an id or without a condition, an expression that does not compile or names a move the rules "
-    "do not have.", "properties:\n  - id: p1\n    invariant: \"vars.nothing >=\""))
+    "do not have, a scope value that is no value of its parameter; or an opening (the moves played before "
+    "the search) that is not a list of moves as a log writes them, lists too many, or that check would "
+    "refuse: a move of no kind, a malformed or illegal move, an observation no deal fits (the message "
+    "gives check's own code).", "properties:\n  - id: p1\n    invariant: \"vars.nothing >=\""))
 _CODES.append(CodeInfo(
     "RL172", "lab", "The chosen executor cannot run: Dask distributed is not installed (pip install "
     "'ruleslawyer[cluster]') or no scheduler answers at the address given.",

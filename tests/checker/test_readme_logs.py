@@ -24,13 +24,15 @@ def _blocks(kind: str) -> list[tuple[str, int, str]]:
         for m in BLOCK.finditer(text):
             body = m.group(1)
             is_log = re.search(r"^rules:", body, re.MULTILINE) is not None
-            if kind == "log" and is_log or kind == "overlay" and not is_log:
+            found = "log" if is_log else "opening" if re.search(r"^opening:", body, re.MULTILINE) else "overlay"
+            if kind == found:
                 out.append((doc.relative_to(ROOT).as_posix(), text[:m.start()].count("\n") + 2, body))
     return out
 
 
 LOGS = _blocks("log")
 OVERLAYS = _blocks("overlay")
+OPENINGS = _blocks("opening")
 
 
 def test_the_readmes_show_logs_and_overlays():
@@ -55,3 +57,15 @@ def test_every_overlay_in_the_readmes_validates(doc, line, body, tmp_path: Path)
 
 def test_the_readme_shows_house_as_a_list():
     assert re.search(r"^house: \[", (ROOT / "README.md").read_text(), re.MULTILINE)
+
+
+@pytest.mark.parametrize("doc,line,body", OPENINGS, ids=[f"{d}:{n}" for d, n, _b in OPENINGS])
+def test_every_opening_in_the_readmes_is_the_one_of_the_example_properties(doc, line, body):
+    """A property file's opening shown is the one of examples/<game>/lab/properties.yaml
+    (which tests/lab/test_prove.py plays)."""
+    from ruleslawyer.spec.source import parse_text
+
+    shown = parse_text(body, f"{doc}:{line}")["opening"]
+    files = sorted((ROOT / "examples").glob("*/lab/properties.yaml"))
+    openings = [parse_text(f.read_text(), str(f)).get("opening") for f in files]
+    assert shown in openings, f"{doc}:{line}"
