@@ -24,7 +24,7 @@ from ..spec.deal import random_world
 from ..spec.expr import evaluations
 from ..spec.facts import Fact
 from ..spec.machine import Play, State
-from ..spec.model import Effect, Ruleset
+from ..spec.model import Ruleset
 from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
 from .bots import Bot, Turn
 from .engine import Lab, declared_ends, solution_of, start_facts

@@ -20,10 +20,13 @@ def _quiet_claims(lab: Lab) -> str:
     return "random" + (":" + ";".join(f"{k}=0.02" for k in claims) if claims else "")
 
 
+@pytest.mark.parametrize("verify", [True, False], ids=["listed-and-verified", "drawn"])
 @pytest.mark.parametrize("game", GAMES)
-def test_random_games_of_every_bundled_game_check_clean(game):
+def test_random_games_of_every_bundled_game_check_clean(game, verify):
+    """With ``verify``, outcomes come from the list of every completion, each checked in
+    full by the state machine; without it, from the search a simulation uses (Lab.draw)."""
     rules = load_rules(game)
-    lab = Lab(rules, verify=True)
+    lab = Lab(rules, verify=verify)
     bots = parse_bots(_quiet_claims(lab), rules.param("players"), list(rules.moves))
     for index in range(4):
         rec = play_game(lab, bots, 21, index, 120, keep_log=True, track=False)
