@@ -50,7 +50,8 @@ __all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MA
 
 #: Outcome completions tried for one move at most (beyond: a uniform sample of them).
 MAX_COMPLETIONS = 4096
-#: Beyond MAX_COMPLETIONS, combinations searched with pruning up to this many (beyond: sampled).
+#: Beyond MAX_COMPLETIONS (or when a check can prune before the last outcome), combinations
+#: searched with pruning up to this many (beyond: sampled).
 MAX_STAGED = 1_000_000
 #: Mover choices enumerated for one move kind at most (beyond: sampled).
 MAX_ENUMERATE = 20000
@@ -510,7 +511,7 @@ class Lab:
             r = rng or random.Random(0)
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
-        elif len(axes) > 1 and total > MAX_COMPLETIONS:
+        elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
         else:
             combos = itertools.product(*(v for _n, v in axes))
@@ -682,6 +683,13 @@ class Lab:
         if found is None:
             found = memo[key] = self._req_ok(when, expr, env, where)
         return found
+
+    @staticmethod
+    def _prunes(info: KindInfo, observed: bool) -> bool:
+        """Whether some check of several outcomes can be made before the last outcome has a
+        value (then a search that prunes tries fewer combinations than all of them)."""
+        early = range(len(info.outcome) - 1)
+        return any(info.joint_stages[i] or (observed and info.obs_stages[i]) for i in early)
 
     def _staged(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
                 env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[Any, ...]]:

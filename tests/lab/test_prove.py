@@ -132,6 +132,18 @@ def test_the_perfect_alibi_properties_hold_after_the_opening():
     assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
 
 
+def test_the_perfect_alibi_properties_hold_over_two_turns_after_the_opening():
+    """One move deeper than the default: the second player's turn and the first one's draw.
+    The tile drawn at the end of a turn is drawn unless a guess ended the game first (the
+    rulebook: "At the end of your turn, discard the chosen interrogation tile and draw a new
+    one", and a guess may be made at any moment, digest A20): a property that forgot the
+    guess fails here, not at depth 1."""
+    rules = load_rules("perfect-alibi", variant="4p")
+    proof = prove(rules, load_properties(str(ALIBI_PROPS), rules), depth=2)
+    assert proof.complete and proof.depth == 2
+    assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
+
+
 def test_questions_are_explored_only_after_the_opening(tmp_path):
     """'Nobody has asked a question' holds over the set-up (at least four assistants are
     chosen before the first question, so not within 3 moves of the start) and fails one
