@@ -30,13 +30,13 @@ Conflict(key=2, value=1, earlier=Record(value=0, position=None, what='placed'))
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import Iterable, Mapping, NamedTuple
 
 from ..spec.diagnostics import Position
+from ..spec.tally import Tally
 
 __all__ = ["TokenLedger", "Record", "Conflict", "Group"]
 
@@ -96,7 +96,7 @@ class TokenLedger:
         group = Group(tuple(keys), tuple(sorted(values)), position)
         if len(group.keys) != len(group.values):
             raise ValueError("a reveal gives one value per token")
-        left = Counter(group.values)
+        left = Tally(group.values)
         for k in group.keys:
             rec = self.known.get(k)
             if rec is None:
@@ -182,7 +182,7 @@ class _Problem:
             start[names.index(owners[key])][index[v]] += 1
         built = []
         for g in groups:
-            left = Counter(g.values)
+            left = Tally(g.values)
             for key in g.keys:
                 if key in known:
                     left[known[key]] -= 1
@@ -216,7 +216,7 @@ def _search(problem: _Problem) -> bool:
             return True
         unknown, vals = problem.groups[gi]
         fixed = dict(bound)
-        left = Counter(vals)
+        left = Tally(vals)
         free = []
         for key, owner in unknown:
             if key in fixed:

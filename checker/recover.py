@@ -24,12 +24,12 @@ player breaks the turn of many moves, and one error says so.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
+from ..spec.tally import Tally
 from .log import LoggedMove
 from .writer import move_text
 
@@ -231,8 +231,8 @@ class Recovery:
             return False
         if len(given) != len(out.revealed):
             return True
-        owners = Counter(t.owner for t in out.revealed)
-        named = Counter(g[0] for g in given if isinstance(g, tuple))
+        owners = Tally(t.owner for t in out.revealed)
+        named = Tally(g[0] for g in given if isinstance(g, tuple))
         return any(n > owners[o] for o, n in named.items())
 
     # -- the whole log ----------------------------------------------------------------

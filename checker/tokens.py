@@ -11,12 +11,12 @@ state machine keeps its own state.
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import permutations
 from typing import Any
 
 from ..spec.diagnostics import Position, Related
 from ..spec.machine import Outcome, Play, State, Token
+from ..spec.tally import Tally
 from .context import Context
 from .ledger import TokenLedger
 from .log import LoggedMove, Recorded
@@ -28,7 +28,7 @@ class Tokens:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.ledger = TokenLedger(ctx.machine.supply)
-        self.placed: Counter[str] = Counter()
+        self.placed: Tally[str] = Tally()
         self.noun = ctx.rules.tokens.noun if ctx.rules.tokens else "token"
         self.plural = ctx.rules.tokens.plural if ctx.rules.tokens else "tokens"
         self.supply_codes = {r.code for m in ctx.rules.moves.values() for r in m.requires
@@ -148,7 +148,7 @@ class Tokens:
     def pin(self, tokens: list[Token], values: list[int], pos: Position | None, what: str) -> None:
         """Tokens of one owner on one space are alike: give them the values in an order that fits."""
         keys = [t.order for t in tokens if self.ledger.value(t.order) is None]
-        left = Counter(values)
+        left = Tally(values)
         left.subtract(self.ledger.value(t.order) for t in tokens if self.ledger.value(t.order) is not None)
         for order in sorted(set(permutations(sorted(left.elements())))):
             if len(order) == len(keys) and self.ledger.feasible(dict(zip(keys, order))):

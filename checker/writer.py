@@ -1,7 +1,7 @@
 """Writing a game as a log, in the format :mod:`checker.log` reads.
 
-Used to turn simulated games (and counterexamples) into logs a person can
-read and the checker can replay.  One move per line, items by printed name;
+Used to turn simulated games (and the games prove finds that refute a
+property) into logs a person can read and the checker can replay.  One move per line, items by printed name;
 the keys of ``private:`` and ``end:`` are the ones the rule file declares.
 
 >>> scalar("7:00"), scalar("Samuel Baker"), scalar("yes"), scalar(3)

@@ -24,7 +24,6 @@ correct, and the fast engines are tested against it.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -33,6 +32,7 @@ from typing import Iterable, Iterator
 
 from ..spec.dealmodel import Deal, Deck, GroupCount, Zone
 from ..spec.facts import Fact
+from ..spec.tally import Tally
 from .engine import add_facts
 from .errors import Inconsistent
 from .frame import validate
@@ -74,7 +74,7 @@ def deck_deals(deck: Deck) -> list[tuple[dict[str, str], Fraction, tuple[tuple[i
         patterns = tuple(_pattern(g, zones) for g in deck.constraints)
         if all(p in g.patterns for p, g in zip(patterns, deck.constraints)):
             kept.append((zones, patterns))
-    fitting = Counter(patterns for _zones, patterns in kept)
+    fitting = Tally(patterns for _zones, patterns in kept)
     choices = prod(len(g.patterns) for g in deck.constraints)
     return [(zones, Fraction(1, choices * fitting[patterns]), patterns) for zones, patterns in kept]
 

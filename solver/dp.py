@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, reduce
 from math import prod
@@ -53,6 +52,7 @@ import numpy as np
 
 from ..spec.dealmodel import Deal, DealError, multinomial
 from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not, Or
+from ..spec.tally import Tally
 from .errors import Inconsistent, SolverError
 
 __all__ = ["DPKnowledge", "NotExact", "applicable", "MAX_CARDS", "MAX_HIDDEN_CARDS", "MAX_ROWS"]
@@ -814,7 +814,7 @@ class DPKnowledge:
             return weights, {int(j): total}
         assert cofactor is not None
         index = {u: i for i, u in enumerate(red.unions)}
-        sharing = Counter(u for _j, u, _c in red.configs)
+        sharing = Tally(u for _j, u, _c in red.configs)
         hidden_mass: dict[int, int] = {}
         for cls, zeta in enumerate(red.zetas):
             members = [(j, index[u]) for j, u, c in red.configs if c == cls]

@@ -52,7 +52,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -61,6 +60,7 @@ from typing import Iterable, Literal
 
 from ..spec.dealmodel import Deal, DealError, Deck, GroupCount, Zone
 from ..spec.facts import OPS, TRUE, And, Atom, Const, Fact, Formula, Lin, Not, all_of, any_of, negate
+from ..spec.tally import Tally
 
 __all__ = ["SOLUTION", "Pin", "Projection", "Frame", "frame_of", "project", "projects",
            "pins_conflict", "constraint_blocks", "validate"]
@@ -90,8 +90,8 @@ def pins_conflict(pins: Iterable[Pin], sizes: dict[str, int]) -> bool:
     False
     """
     pins = set(pins)
-    cards = Counter(card for card, _ in pins)
-    zones = Counter(zone for _, zone in pins)
+    cards = Tally(card for card, _ in pins)
+    zones = Tally(zone for _, zone in pins)
     return any(n > 1 for n in cards.values()) or any(n > sizes[z] for z, n in zones.items())
 
 

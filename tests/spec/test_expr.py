@@ -11,13 +11,14 @@ import ruleslawyer.spec.expr
 import ruleslawyer.spec.loader
 import ruleslawyer.spec.model
 import ruleslawyer.spec.source
+import ruleslawyer.spec.tally
 from ruleslawyer.spec.diagnostics import DiagnosticError, Position
 from ruleslawyer.spec.expr import Namespace, compile_expr
 from ruleslawyer.spec.facts import Atom, Lin, Zones, count, if_then_else, member
 
 
 @pytest.mark.parametrize("module", [ruleslawyer.spec.expr, ruleslawyer.spec.diagnostics, ruleslawyer.spec.source,
-                                    ruleslawyer.spec.model, ruleslawyer.spec.loader])
+                                    ruleslawyer.spec.model, ruleslawyer.spec.loader, ruleslawyer.spec.tally])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0
