@@ -133,7 +133,7 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
-        self._checks: dict[tuple[Any, ...], Any] = {}  # the checks of draw(), in the order they are tried
+        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str]]]] = {}  # see _checks_of()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -291,7 +291,10 @@ class Lab:
         kept = self._envs
         if kept is not None and kept[0] is state:
             return kept[1]
-        env = self.machine.env(state, None, {})
+        return self._adopt(state, self.machine.env(state, None, {}))
+
+    def _adopt(self, state: State, env: dict[str, Any]) -> dict[str, Any]:
+        """Make ``env`` the kept environment of ``state``, the calls of pure rule functions kept."""
         for name in self._pure:
             env[name] = _remembered(env[name])
         self._envs = (state, env)
@@ -491,7 +494,7 @@ class Lab:
         move kept is then checked in full.
         """
         info = self.kinds[kind]
-        if not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover):
+        if self._as_chosen(info, world):
             return [Play(kind, actor, dict(args))]
         found_axes = self._outcome_values(state, actor, kind, args, world)
         if found_axes is None:
@@ -528,6 +531,12 @@ class Lab:
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return _maximal(found)
 
+    @staticmethod
+    def _as_chosen(info: KindInfo, world: Mapping[str, str] | None) -> bool:
+        """Whether a move of this kind is complete and legal as the mover chose it: no
+        outcome to fill in, nothing to check of the mover's choices."""
+        return not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover)
+
     def _outcome_values(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                         world: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
         """The move's parameters so far, the environment, and every value each outcome may
@@ -539,7 +548,7 @@ class Lab:
         base = {**blank, **{p.name: None for p in info.mover}, **args}
         env = self.env(state)
         env["actor"], env["move"] = actor, Namespace(base)
-        if not self._first_fails_first(self._mover_checks(kind, world is not None), env, world):
+        if not self._first_fails_first(self._checks_of(kind, world is not None)[0], env, world):
             return None
         named = [v for p in info.mover for v in _flat(args.get(p.name))]
         every: list[list[Any]] = []
@@ -574,7 +583,7 @@ class Lab:
         when there is no completion, or (beyond :data:`MAX_STAGED` values tried) when the
         search is too big: then :meth:`complete` enumerates (and samples)."""
         info = self.kinds[kind]
-        if not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover):
+        if self._as_chosen(info, world):
             return Play(kind, actor, dict(args))
         found_axes = self._outcome_values(state, actor, kind, args, world)
         if found_axes is None:
@@ -583,7 +592,7 @@ class Lab:
         names = [p.name for p in info.outcome]
         full = dict(base)
         env["move"] = Namespace.of(full)  # follows the values tried
-        stages = self._draw_checks(kind, world is not None)
+        stages = self._checks_of(kind, world is not None)[1:]  # per outcome
         tried = [0]
 
         def holds(i: int) -> bool:
@@ -617,16 +626,20 @@ class Lab:
             return self._complete_listed(state, actor, kind, args, world, rng)
         return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
 
-    def _draw_checks(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str]]]:
-        """Per outcome of a kind, the checks :meth:`draw` makes when it gives that outcome a
-        value: (fact?, when, expression, where), the requirements and (in a known deal)
-        facts that read it alone, then those for which it is the last outcome read.  Their
-        order changes as draw learns which fail (reset by :meth:`new_game`)."""
+    def _checks_of(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str]]]:
+        """The checks of a kind as (fact?, when, expression, where): first those of the
+        mover's choices alone, then per outcome those :meth:`draw` makes when it gives the
+        outcome a value (the requirements and, in a known deal, facts that read it alone,
+        then those for which it is the last outcome read).  Their order changes as the
+        lab learns which fail (reset by :meth:`new_game`)."""
         key = (kind, observed)
         found = self._checks.get(key)
         if found is None:
             info = self.kinds[kind]
-            found = []
+            mover = [(False, w, e, where) for w, e, where in info.mover_reqs]
+            if observed:
+                mover += [(True, w, f, where) for w, f, where in info.obs_mover]
+            found = [mover]
             for i, p in enumerate(info.outcome):
                 checks = [(False, w, e, where) for w, e, where in info.single_reqs[p.name]]
                 if observed:
@@ -637,18 +650,6 @@ class Lab:
                 found.append(checks)
             self._checks[key] = found
         return found
-
-    def _mover_checks(self, kind: str, observed: bool) -> list[tuple[bool, Any, Any, str]]:
-        """The checks of a kind's mover's choices alone (as :meth:`_draw_checks`)."""
-        key = (kind, observed, "mover")
-        found = self._checks.get(key)
-        if found is None:
-            info = self.kinds[kind]
-            found = [(False, w, e, where) for w, e, where in info.mover_reqs]
-            if observed:
-                found += [(True, w, f, where) for w, f, where in info.obs_mover]
-            self._checks[key] = found  # type: ignore[assignment]
-        return found  # type: ignore[return-value]
 
     def _first_fails_first(self, checks: list[tuple[bool, Any, Any, str]], env: Mapping[str, Any],
                            world: Mapping[str, str] | None) -> bool:
@@ -825,10 +826,7 @@ class Lab:
         in the rule file's order)."""
         out = self.machine.play(state, play, legal=True, keep_env=True)
         if out.env is not None:  # the next state's environment, as :meth:`env` would build it
-            env = out.env
-            for name in self._pure:
-                env[name] = _remembered(env[name])
-            self._envs = (out.state, env)
+            self._adopt(out.state, out.env)
             out.env = None
         info = self.kinds[play.kind]
         args = dict(play.args)

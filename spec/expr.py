@@ -580,16 +580,7 @@ class _Compiler:
             const = node.comparators[0]
             if isinstance(const, ast.Constant) and type(const.value) in (int, bool) and not hashed:
                 number = const.value
-
-                def run_const(env: Env) -> Any:  # ``x < 3``: only the left side may need walking
-                    a = first(env)
-                    ta = type(a)
-                    if ta not in _UNSIZED:
-                        n = len(a) if ta in _SIZED else _size(a)
-                        if n:
-                            _charge(n)
-                    return fn0(a, number)
-                return run_const
+                return lambda env: _compared(fn0, False, first(env), number)  # ``x < 3``: the number not called
             if isinstance(const, ast.Constant) and isinstance(const.value, str) and fn0 in (operator.eq, operator.ne) \
                     and len(const.value) <= _SHORT:
                 text = const.value

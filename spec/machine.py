@@ -304,23 +304,11 @@ class Machine:
         if when is not None:
             value = folded.get(id(when))
             if value is None:
-                value = self._truth_kept(when, env, where)
+                value = self._truth(when, env, where)
             if not value:
                 return True
         value = folded.get(id(expr))
-        return self._truth_kept(expr, env, where) if value is None else value
-
-    def _truth_kept(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
-        try:
-            value = expr.run(env)
-        except ExprError as exc:
-            raise RuleError(f"{where}: {expr.source}: {exc}") from None
-        if is_formula(value):
-            raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
-        value = bool(value)
-        if id(expr) in self._foldable:
-            self._folded[id(expr)] = value
-        return value
+        return self._truth(expr, env, where) if value is None else value
 
     def fact_holds(self, when: Expr | None, fact: Expr, env: Mapping[str, Any], where: str,
                    world: Mapping[str, str]) -> bool:
@@ -333,10 +321,17 @@ class Machine:
         return bool(value.holds(world))
 
     def _truth(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
-        value = self._run(expr, env, where)
+        """A condition's truth; one that reads only the rule set's constants is kept (see holds)."""
+        try:
+            value = expr.run(env)
+        except ExprError as exc:
+            raise RuleError(f"{where}: {expr.source}: {exc}") from None
         if is_formula(value):
             raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
-        return bool(value)
+        value = bool(value)
+        if id(expr) in self._foldable:
+            self._folded[id(expr)] = value
+        return value
 
     def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -504,7 +499,7 @@ class Machine:
             def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 truth = folded.get(key)
                 if truth is None:
-                    truth = self._truth_kept(arg, env, where)
+                    truth = self._truth(arg, env, where)
                 (then if truth else other)(s, play, args, out, env)
             return when
         if verb == "set":
