@@ -26,6 +26,7 @@ for the remaining seats: ``random``, ``informed``, ``informed:0.5``
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -103,7 +104,7 @@ def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
     if play is not None:
         return play
     optional = [p for p in lab.kinds[kind].mover if p.optional and p.name in args]
-    if not optional:
+    if not optional or lab.failed_alike(p.name for p in optional):
         return None
     bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
     axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
@@ -133,6 +134,13 @@ def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
     return None
 
 
+def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random) -> str:
+    """``rng.choices(items, weights)[0]``, the same draw from the same stream, without the
+    list it builds (a random bot draws a kind at every move)."""
+    cum = list(itertools.accumulate(weights))
+    return items[bisect.bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(items) - 1)]
+
+
 @dataclass
 class RandomBot(Bot):
     weights: Mapping[str, float] = field(default_factory=dict)
@@ -141,10 +149,10 @@ class RandomBot(Bot):
     def choose(self, turn: Turn) -> Play | None:
         kinds = list(turn.kinds)
         while kinds:
-            w = [float(self.weights.get(k, 1.0)) for k in kinds]
+            w = [float(self.weights.get(k, 1.0)) for k in kinds] if self.weights else [1.0] * len(kinds)
             if sum(w) <= 0:
                 return None
-            kind = kinds[0] if len(kinds) == 1 else turn.rng.choices(kinds, w)[0]
+            kind = kinds[0] if len(kinds) == 1 else _weighted(kinds, w, turn.rng)
             play = _legal(turn, kind)
             if play is not None:
                 return play

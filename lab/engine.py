@@ -86,7 +86,7 @@ class KindInfo:
     obs_stages: tuple[tuple[Any, ...], ...] = ()
     # every observation with the parameters its condition, fact and viewers read (None: the whole move)
     obs_reads: tuple[Any, ...] = ()
-    # ``free`` as (key, when, expr, where): those that do not read who moves, and those that do
+    # ``free`` as (key, check): those that do not read who moves, and those that do
     free_shared: tuple[Any, ...] = ()
     free_actor: tuple[Any, ...] = ()
 
@@ -133,10 +133,13 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
-        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str]]]] = {}  # see _checks_of()
+        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str, Any]]]] = {}  # see _checks_of()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
+        self._attrs = attrs
+        self._constants: dict[int, tuple[Any] | None] = {}  # see _constant()
+        self._failed: tuple[bool, Any, Any, str, Any] | None = None  # see failed_alike()
         for kind, move in rules.moves.items():
             params = [p for p in move.params if p.type != "token_reveals"]
             outcome = tuple(p for p in params if decided_by(p) == "outcome")
@@ -207,7 +210,7 @@ class Lab:
                         else None
                     self._reads[(id(w), id(e))] = None if both is None else tuple(sorted(set(both)))
             info.obs_stages = tuple(tuple(x) for x in obs_stages)
-            info.needs_env = any(p.size is not None or p.max is not None for p in info.mover)
+            info.needs_env = any(self._constant(e) is None for p in info.mover for e in (p.size, p.max) if e is not None)
             info.equality = frozenset(p.name for p in outcome if p.type == "count"
                                       and self._equality_observed(move, p))
             self.kinds[kind] = info
@@ -216,9 +219,11 @@ class Lab:
         self._by_actor = {id(e) for info in self.kinds.values() for w, x, _where in info.free
                           for e in (w, x) if e is not None and _reads_name(e, "actor", functions)}
         for info in self.kinds.values():
-            keyed = [(e.source if w is None else f"{w.source}\0{e.source}", w, e, where) for w, e, where in info.free]
-            info.free_shared = tuple(k for k in keyed if not self._reads_actor(k[1], k[2]))
-            info.free_actor = tuple(k for k in keyed if self._reads_actor(k[1], k[2]))
+            keyed = [(e.source if w is None else f"{w.source}\0{e.source}", self.machine.requirement(w, e, where))
+                     for w, e, where in info.free]
+            actor = [self._reads_actor(w, e) for w, e, _where in info.free]
+            info.free_shared = tuple(k for k, a in zip(keyed, actor) if not a)
+            info.free_actor = tuple(k for k, a in zip(keyed, actor) if a)
         scoring = rules.scoring
         self.scores = scoring is not None and any(st.kind == "points" for st in scoring.steps)
         if scoring is not None:
@@ -275,11 +280,11 @@ class Lab:
         return out
 
     def _all_hold(self, entries: Sequence[Any], memo: dict[str, bool], env: Mapping[str, Any]) -> bool:
-        """Whether requirements (key, when, expr, where) hold, each kept in ``memo`` by its key."""
-        for key, when, expr, where in entries:
+        """Whether requirements (key, check) hold, each kept in ``memo`` by its key."""
+        for key, check in entries:
             value = memo.get(key)
             if value is None:
-                value = memo[key] = self._req_ok(when, expr, env, where)
+                value = memo[key] = check(env)
             if not value:
                 return False
         return True
@@ -352,7 +357,25 @@ class Lab:
     def _size(self, p: MoveParam, env: Mapping[str, Any]) -> int | None:
         if p.size is None:
             return None
-        return self.machine._run(p.size, env, p.name)
+        return self._value(p.size, env, p.name)
+
+    def _value(self, expr: Expr, env: Mapping[str, Any], where: str) -> Any:
+        """A parameter's size or maximum: computed once when the rule set's constants settle it."""
+        found = self._constant(expr)
+        return self.machine._run(expr, env, where) if found is None else found[0]
+
+    def _constant(self, expr: Expr) -> tuple[Any] | None:
+        """(value,) of an expression that reads only the rule set's constants, else None."""
+        key = id(expr)
+        if key not in self._constants:
+            found = None
+            if expr.names <= set(self.machine.static):
+                try:
+                    found = (self.machine._run(expr, dict(self.machine.static), "constants"),)
+                except Exception:  # noqa: BLE001 - a failing constant is left to fail where the rules run it
+                    found = None
+            self._constants[key] = found
+        return self._constants[key]
 
     def options(self, state: State, actor: str, p: MoveParam, named: Sequence[str] = (),
                 exclude: frozenset[str] | set[str] = frozenset(), env: Mapping[str, Any] | None = None) -> list[Any]:
@@ -373,7 +396,7 @@ class Lab:
             if p.max is None:
                 return list(range(0, self.n_cards + 1))
             env = env if env is not None else self._actor_env(state, actor)
-            return list(range(0, int(self.machine._run(p.max, env, p.name)) + 1))
+            return list(range(0, int(self._value(p.max, env, p.name)) + 1))
         if t == "items":
             if decided_by(p) == "outcome" and p.size is None:
                 pool = [c for c in dict.fromkeys(named) if c in set(self.items(p))]
@@ -424,7 +447,7 @@ class Lab:
         if t == "flag":
             return rng.random() < 0.5
         if t == "count":
-            top = self.machine._run(p.max, env, p.name) if p.max is not None else self.n_cards
+            top = self._value(p.max, env, p.name) if p.max is not None else self.n_cards
             return rng.randint(0, int(top))
         if t == "items":
             pools = self._pools(p)
@@ -548,7 +571,9 @@ class Lab:
         base = {**blank, **{p.name: None for p in info.mover}, **args}
         env = self.env(state)
         env["actor"], env["move"] = actor, Namespace(base)
-        if not self._first_fails_first(self._checks_of(kind, world is not None)[0], env, world):
+        checks = self._checks_of(kind, world is not None)[0]
+        if not self._first_fails_first(checks, env, world):
+            self._failed = checks[0]  # the one that failed goes first
             return None
         named = [v for p in info.mover for v in _flat(args.get(p.name))]
         every: list[list[Any]] = []
@@ -583,6 +608,7 @@ class Lab:
         when there is no completion, or (beyond :data:`MAX_STAGED` values tried) when the
         search is too big: then :meth:`complete` enumerates (and samples)."""
         info = self.kinds[kind]
+        self._failed = None
         if self._as_chosen(info, world):
             return Play(kind, actor, dict(args))
         found_axes = self._outcome_values(state, actor, kind, args, world)
@@ -626,8 +652,20 @@ class Lab:
             return self._complete_listed(state, actor, kind, args, world, rng)
         return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
 
-    def _checks_of(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str]]]:
-        """The checks of a kind as (fact?, when, expression, where): first those of the
+    def failed_alike(self, names: Iterable[str]) -> bool:
+        """Whether the last :meth:`draw` found no completion because a check of the mover's
+        choices alone failed that reads none of these parameters: then no value of them,
+        nor leaving them out, makes the move legal."""
+        failed = self._failed
+        if failed is None:
+            return False
+        _observed, when, expr, _where, _check = failed
+        read = self._attrs(when) | self._attrs(expr)
+        return "*" not in read and not (read & set(names))
+
+    def _checks_of(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str, Any]]]:
+        """The checks of a kind as (fact?, when, expression, where, check: a requirement's
+        :meth:`Machine.requirement`, None for a fact): first those of the
         mover's choices alone, then per outcome those :meth:`draw` makes when it gives the
         outcome a value (the requirements and, in a known deal, facts that read it alone,
         then those for which it is the last outcome read).  Their order changes as the
@@ -636,27 +674,28 @@ class Lab:
         found = self._checks.get(key)
         if found is None:
             info = self.kinds[kind]
-            mover = [(False, w, e, where) for w, e, where in info.mover_reqs]
+            req = self.machine.requirement
+            mover = [(False, w, e, where, req(w, e, where)) for w, e, where in info.mover_reqs]
             if observed:
-                mover += [(True, w, f, where) for w, f, where in info.obs_mover]
+                mover += [(True, w, f, where, None) for w, f, where in info.obs_mover]
             found = [mover]
             for i, p in enumerate(info.outcome):
-                checks = [(False, w, e, where) for w, e, where in info.single_reqs[p.name]]
+                checks = [(False, w, e, where, req(w, e, where)) for w, e, where in info.single_reqs[p.name]]
                 if observed:
-                    checks += [(True, w, f, where) for w, f, where in info.obs_single[p.name]]
-                checks += [(False, w, e, where) for w, e, where, _rw, _re in info.joint_stages[i]]
+                    checks += [(True, w, f, where, None) for w, f, where in info.obs_single[p.name]]
+                checks += [(False, w, e, where, req(w, e, where)) for w, e, where, _rw, _re in info.joint_stages[i]]
                 if observed:
-                    checks += [(True, w, f, where) for w, f, where, _rw, _rf in info.obs_stages[i]]
+                    checks += [(True, w, f, where, None) for w, f, where, _rw, _rf in info.obs_stages[i]]
                 found.append(checks)
             self._checks[key] = found
         return found
 
-    def _first_fails_first(self, checks: list[tuple[bool, Any, Any, str]], env: Mapping[str, Any],
+    def _first_fails_first(self, checks: list[tuple[bool, Any, Any, str, Any]], env: Mapping[str, Any],
                            world: Mapping[str, str] | None) -> bool:
-        """Whether every check (fact?, when, expression, where) holds; one that fails goes
-        first next time (the order changes no answer, only how soon a failure is found)."""
-        for j, (observed, when, expr, where) in enumerate(checks):
-            if not (self._obs_ok(when, expr, env, where, world) if observed else self._req_ok(when, expr, env, where)):
+        """Whether every check (see :meth:`_checks_of`) holds; one that fails goes first
+        next time (the order changes no answer, only how soon a failure is found)."""
+        for j, (observed, when, expr, where, check) in enumerate(checks):
+            if not (self._obs_ok(when, expr, env, where, world) if observed else check(env)):
                 if j:
                     checks.insert(0, checks.pop(j))
                 return False

@@ -176,6 +176,7 @@ class Machine:
         self._foldable |= {id(e.arg) for m in rules.moves.values() for e in _whens(m.effects)
                            if e.arg.names <= static}
         self._folded: dict[int, bool] = {}
+        self._requirements: dict[tuple[int, int, str], Callable[[Mapping[str, Any]], bool]] = {}
         self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
         self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
 
@@ -326,12 +327,51 @@ class Machine:
             value = expr.run(env)
         except ExprError as exc:
             raise RuleError(f"{where}: {expr.source}: {exc}") from None
-        if is_formula(value):
-            raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
-        value = bool(value)
+        value = _boolean(value, expr, where)
         if id(expr) in self._foldable:
             self._folded[id(expr)] = value
         return value
+
+    def requirement(self, when: Expr | None, expr: Expr, where: str) -> Callable[[Mapping[str, Any]], bool]:
+        """:meth:`holds` of one requirement as one function of the environment, made once
+        (the lab checks requirements by the thousand): the same answers, the same errors,
+        e.g. ``machine.requirement(None, compile_expr("actor == turn"), "w")(env)``.
+        """
+        key = (id(when), id(expr), where)
+        found = self._requirements.get(key)
+        if found is None:
+            found = self._requirements[key] = self._requirement(when, expr, where)
+        return found
+
+    def _requirement(self, when: Expr | None, expr: Expr, where: str) -> Callable[[Mapping[str, Any]], bool]:
+        foldable = self._foldable
+        if id(expr) in foldable or (when is not None and id(when) in foldable):
+            holds = self.holds
+            return lambda env: holds(when, expr, env, where)  # the constants' value is kept there
+        run_expr = expr.run
+        if when is None:
+            def check(env: Mapping[str, Any]) -> bool:
+                try:
+                    value = run_expr(env)
+                except ExprError as exc:
+                    raise RuleError(f"{where}: {expr.source}: {exc}") from None
+                return value if value is True or value is False else _boolean(value, expr, where)
+            return check
+        run_when = when.run
+
+        def check_when(env: Mapping[str, Any]) -> bool:
+            try:
+                value = run_when(env)
+            except ExprError as exc:
+                raise RuleError(f"{where}: {when.source}: {exc}") from None
+            if not (value if value is True or value is False else _boolean(value, when, where)):
+                return True
+            try:
+                value = run_expr(env)
+            except ExprError as exc:
+                raise RuleError(f"{where}: {expr.source}: {exc}") from None
+            return value if value is True or value is False else _boolean(value, expr, where)
+        return check_when
 
     def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -832,6 +872,13 @@ class _Spaces(Mapping[str, tuple[Token, ...]]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+def _boolean(value: Any, expr: Expr, where: str) -> bool:
+    """A condition's value as a truth; a fact about hidden cards is refused."""
+    if is_formula(value):
+        raise RuleError(f"{where}: {expr.source}: a requirement cannot depend on the hidden deal")
+    return bool(value)
 
 
 def _bind(expr: Expr, names: tuple[str, ...], env: dict[str, Any]) -> Callable[..., Any]:
