@@ -177,6 +177,8 @@ class Machine:
                            if e.arg.names <= static}
         self._folded: dict[int, bool] = {}
         self._requirements: dict[tuple[int, int, str], Callable[[Mapping[str, Any]], bool]] = {}
+        self._tokens_on = rules.tokens is not None
+        self._functions = tuple((fn.name, fn.expr, fn.args) for fn in rules.functions.values())
         self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
         self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
 
@@ -218,22 +220,24 @@ class Machine:
         a move's effects update the rest as they change the state (:meth:`_program`).
         """
         players = state.players
-        env = dict(self._base(players))
+        base = self._bases.get(players) or self._base(players)
         setup = self._setup
         if setup[0] is not state.setup:  # the same set-up all game long: one view of it
             setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
-        env.update({"actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
-                    "move": Namespace(move or {}), "next_active": self._next_active(state),
-                    "setup": setup[1], "move_number": state.played + 1,
-                    "phase": state.phase, "turn": state.turn, "out": frozenset(state.out),
-                    "active": state.active, "ended": state.ended})
-        if self.rules.tokens is not None:
+        out = state.out
+        env = {**base, "actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
+               "move": Namespace(move) if move else _NO_MOVE, "next_active": self._next_active(state),
+               "setup": setup[1], "move_number": state.played + 1,
+               "phase": state.phase, "turn": state.turn, "out": frozenset(out),
+               "active": [p for p in players if p not in out] if out else list(players), "ended": state.ended}
+        if self._tokens_on:
+            per_player, supply = self.per_player, self.supply
             env["spaces"] = _Spaces(state.spaces)
             env["tokens"] = state.token_list()
-            env["tokens_left"] = lambda p: self.per_player - state.placed(p)
-            env["tokens_left_of"] = lambda p, v: self.supply.get(int(v), 0) - state.placed(p, v)
-        for fn in self.rules.functions.values():
-            env[fn.name] = _bind(fn.expr, fn.args, env)
+            env["tokens_left"] = lambda p: per_player - state.placed(p)
+            env["tokens_left_of"] = lambda p, v: supply.get(int(v), 0) - state.placed(p, v)
+        for name, expr, args in self._functions:
+            env[name] = _bind(expr, args, env)
         return env
 
     @staticmethod
@@ -872,6 +876,9 @@ class _Spaces(Mapping[str, tuple[Token, ...]]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+_NO_MOVE = Namespace({})  # ``move`` when no move is being made (read-only: never changed)
 
 
 def _boolean(value: Any, expr: Expr, where: str) -> bool:
