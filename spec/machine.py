@@ -538,17 +538,22 @@ class Machine:
         verb, arg, run = eff.verb, eff.arg, self._run
         if verb == "when":
             then, other = self._steps(kind, eff.then), self._steps(kind, eff.otherwise)
-            folded, key = self._folded, id(arg)
+            truth = self.requirement(None, arg, where)  # the same truth, constants kept
 
             def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                truth = folded.get(key)
-                if truth is None:
-                    truth = self._truth(arg, env, where)
-                (then if truth else other)(s, play, args, out, env)
+                (then if truth(env) else other)(s, play, args, out, env)
             return when
         if verb == "set":
+            values = tuple((name, e.run, e) for name, e in arg)
+
             def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                s.vars.update({name: run(e, env, where) for name, e in arg})  # every value before any is set
+                found = {}
+                for name, value_of, e in values:  # every value before any is set
+                    try:
+                        found[name] = value_of(env)
+                    except ExprError as exc:
+                        raise RuleError(f"{where}: {e.source}: {exc}") from None
+                s.vars.update(found)
             return set_
         if verb in ("add", "remove"):
             add = verb == "add"
