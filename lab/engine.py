@@ -299,10 +299,18 @@ class Lab:
         return self._adopt(state, self.machine.env(state, None, {}))
 
     def _adopt(self, state: State, env: dict[str, Any]) -> dict[str, Any]:
-        """Make ``env`` the kept environment of ``state``, the calls of pure rule functions kept."""
+        """Make ``env`` the kept environment of ``state``, the calls of pure rule functions kept.
+
+        The environment kept before (another state's) is emptied: the rule functions bound
+        in it refer to it, a cycle that only the garbage collector would free otherwise, at
+        every move.  So an environment the lab gives out serves until it adopts another
+        (callers already set ``actor`` and ``move`` in it: none may keep it longer)."""
         for name in self._pure:
             env[name] = _remembered(env[name])
+        old = self._envs
         self._envs = (state, env)
+        if old is not None and old[1] is not env:
+            old[1].clear()
         return env
 
     def _actor_env(self, state: State, actor: str | None) -> dict[str, Any]:

@@ -514,6 +514,8 @@ class Machine:
         if keep_env:
             env["move_number"] = new.played + 1
             outcome.env = env
+        else:
+            env.clear()  # its bound rule functions refer to it: a cycle the garbage collector would free
         return outcome
 
     def _program(self, kind: str) -> "_Step":
