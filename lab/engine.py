@@ -627,38 +627,41 @@ class Lab:
         full = dict(base)
         env["move"] = Namespace.of(full)  # follows the values tried
         stages = self._checks_of(kind, world is not None)[1:]  # per outcome
-        tried = [0]
-
-        def holds(i: int) -> bool:
-            """The checks of outcome ``i``: its own, and those for which it is the last outcome read."""
-            return self._first_fails_first(stages[i], env, world)
-
-        def go(i: int) -> bool:
-            if i == len(names):
-                return True
-            name = names[i]
-            values = every[i]
-            optional = bool(values) and values[-1] is None
-            left = values[:-1] if optional else list(values)
-            while left:
-                k = rng.randrange(len(left)) if len(left) > 1 else 0
-                full[name] = left[k]
-                left[k] = left[-1]
-                left.pop()
-                tried[0] += 1
-                if tried[0] > MAX_STAGED:
-                    raise _TooBig
-                if holds(i) and go(i + 1):
-                    return True
-            full[name] = None
-            return optional and holds(i) and go(i + 1)
-
         try:
-            if not go(0):
+            if not self._search(0, names, every, full, stages, env, world, rng, [0]):
                 return None
         except _TooBig:
             return self._complete_listed(state, actor, kind, args, world, rng)
         return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
+
+    def _search(self, i: int, names: list[str], every: list[list[Any]], full: dict[str, Any],
+                stages: list[list[Any]], env: dict[str, Any], world: Mapping[str, str] | None,
+                rng: random.Random, tried: list[int]) -> bool:
+        """:meth:`draw`'s search from outcome ``i`` on: its values in a random order, each
+        kept when the checks of that outcome (its own, and those for which it is the last
+        outcome read) hold and the later outcomes can still be completed.  (A method, not a
+        closure that calls itself: that would be a cycle for the garbage collector to free.)"""
+        if i == len(names):
+            return True
+        name = names[i]
+        values = every[i]
+        optional = bool(values) and values[-1] is None
+        left = values[:-1] if optional else list(values)
+        checks = stages[i]
+        holds = self._first_fails_first
+        while left:
+            k = rng.randrange(len(left)) if len(left) > 1 else 0
+            full[name] = left[k]
+            left[k] = left[-1]
+            left.pop()
+            tried[0] += 1
+            if tried[0] > MAX_STAGED:
+                raise _TooBig
+            if holds(checks, env, world) and self._search(i + 1, names, every, full, stages, env, world, rng, tried):
+                return True
+        full[name] = None
+        return optional and holds(checks, env, world) and \
+            self._search(i + 1, names, every, full, stages, env, world, rng, tried)
 
     def failed_alike(self, names: Iterable[str]) -> bool:
         """Whether the last :meth:`draw` found no completion because a check of the mover's
