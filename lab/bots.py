@@ -108,13 +108,27 @@ def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
         return None
     bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}
     axes = [[(p.name, v) for v in lab.options(state, actor, p)] for p in optional]
-    probe = random.Random(0)  # an existence test: its draws are not the game's
+    probe = _FIRST  # an existence test: any order of the values finds a completion when there is one
     for n, combo in enumerate(itertools.product(*axes)):
         if n >= OPTIONAL_TRIES:
             return None
         if lab.draw(state, actor, kind, {**bare, **dict(combo)}, None, probe) is not None:
             return None  # a value fits: not this way
     return lab.complete(state, actor, kind, bare, turn.world, turn.rng)
+
+
+class _First(random.Random):
+    """A stream that always draws the first value: for a search whose answer is only
+    whether a completion exists (no new stream, seeded, at every test)."""
+
+    def random(self) -> float:
+        return 0.0
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]
+        return args[0] if len(args) > 1 else 0
+
+
+_FIRST = _First(0)
 
 
 def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
