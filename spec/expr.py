@@ -318,7 +318,7 @@ class Expr:
         steps = budget[0]
         try:
             try:
-                return self.run_fn(env)
+                return self.run_fn(env) if self.exact is None else self.run_fn(env, budget)  # type: ignore[call-arg]
             except LimitError:
                 raise  # charged as the closures charge: they would stop there too
             except Exception as exc:

@@ -55,37 +55,59 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _items(values: Any) -> Iterable[Any]:
+def _spend(budget: list[int] | None, n: int) -> None:
+    """``expr._charge`` with the budget in hand (None: the one of the running evaluation, if any)."""
+    if budget is None:
+        budget = x._BUDGET.get()
+        if budget is None:
+            return
+    budget[0] -= n
+    if budget[0] < 0:
+        raise x.LimitError(f"the expression does too much work (more than {x.MAX_STEPS:,} steps)")
+
+
+def _items(budget: list[int] | None, values: Any) -> Iterable[Any]:
     """A comprehension's items, charged as the closures charge them."""
     if type(values) in x._SIZED:
-        x._charge(len(values))  # one step per item, before the loop
+        _spend(budget, len(values))  # one step per item, before the loop
         return values
-    return _each(values)
+    return _each(budget, values)
 
 
-def _each(values: Iterable[Any]) -> Iterator[Any]:
+def _each(budget: list[int] | None, values: Iterable[Any]) -> Iterator[Any]:
     for item in values:
-        x._charge(1)
+        _spend(budget, 1)
         yield item
 
 
-def _call1(fn: Callable[[Any], Any], value: Any) -> Any:
+def _cmp(budget: list[int] | None, fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any) -> Any:
+    """``expr._compared``: ``fn(a, b)`` charged for the items it may walk."""
+    ta, tb = type(a), type(b)
+    n = 0 if ta in x._UNSIZED else len(a) if ta in x._SIZED else x._size(a)
+    if not (tb in x._UNSIZED or (hashed and tb in x._HASHED)):
+        n += len(b) if tb in x._SIZED else x._size(b)
+    if n:
+        _spend(budget, n)
+    return fn(a, b)
+
+
+def _call1(budget: list[int] | None, fn: Callable[[Any], Any], value: Any) -> Any:
     """A built-in with one argument: a step, and one per item it may walk."""
     kind = type(value)
-    x._charge(1 + (0 if kind in x._UNSIZED else len(value) if kind in x._SIZED else x._size(value)))
+    _spend(budget, 1 + (0 if kind in x._UNSIZED else len(value) if kind in x._SIZED else x._size(value)))
     return fn(value)
 
 
-def _calln(fn: Callable[..., Any], *values: Any) -> Any:
-    x._charge(1 + sum(map(x._size, values)))
+def _calln(budget: list[int] | None, fn: Callable[..., Any], *values: Any) -> Any:
+    _spend(budget, 1 + sum(map(x._size, values)))
     return fn(*values)
 
 
-def _callenv(fn: Any, *values: Any) -> Any:
+def _callenv(budget: list[int] | None, fn: Any, *values: Any) -> Any:
     """A function the environment supplies (the closures check it before the arguments)."""
     if not callable(fn):
         raise Bail
-    x._charge(1 + sum(map(x._size, values)))
+    _spend(budget, 1 + sum(map(x._size, values)))
     return fn(*values)
 
 
@@ -97,18 +119,24 @@ def _any(_: None, items: Iterable[Any]) -> bool:
     return any(items)
 
 
-def _charged(seq: Any) -> Any:
-    x._charge(x._size(seq))
+def _charged(budget: list[int] | None, seq: Any) -> Any:
+    _spend(budget, x._size(seq))
     return seq
 
 
-def _pair(fn: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
-    """One link of a chained comparison, charged as the closures charge it."""
-    x._charge(x._size(a) + x._size(b))
-    result = fn(a, b)
-    if is_formula(result):
-        raise Bail
-    return not not result
+def _chain(budget: list[int] | None, left: Any, *rest: Any) -> bool:
+    """A chained comparison ``left op1 b op2 c``: ``rest`` alternates an operator and a
+    function giving its right side (read only when the comparison gets that far)."""
+    for i in range(0, len(rest), 2):
+        right = rest[i + 1]()
+        _spend(budget, x._size(left) + x._size(right))
+        result = rest[i](left, right)
+        if is_formula(result):
+            raise Bail
+        if not result:
+            return False
+        left = right
+    return True
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -142,8 +170,8 @@ def _arith(fn: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
 _HELPERS: dict[str, Any] = {
     "type": type, "list": list, "int": int, "bool": bool, "Namespace": x.Namespace, "_BIG": x._BIG,
     "_plain": _plain, "_items": _items, "_call1": _call1, "_calln": _calln, "_callenv": _callenv,
-    "_all": _all, "_any": _any, "_charge": x._charge, "_charged": _charged, "_pair": _pair,
-    "_compared": x._compared, "_attr": x._attr, "_big": x._big, "_frozenset": frozenset,
+    "_all": _all, "_any": _any, "_spend": _spend, "_charged": _charged, "_chain": _chain,
+    "_cmp": _cmp, "_attr": x._attr, "_big": x._big, "_frozenset": frozenset,
     "_add": _add, "_mul": _mul, "_mod": _mod, "_arith": _arith, "_sub": operator.sub,
     "_floordiv": operator.floordiv, "_eq": operator.eq, "_ne": operator.ne, "_lt": operator.lt,
     "_le": operator.le, "_gt": operator.gt, "_ge": operator.ge, "_is": operator.is_,
@@ -158,6 +186,16 @@ def _load(name: str) -> ast.Name:
 
 def _store(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Store())
+
+
+def _budget() -> ast.Name:
+    """The generated function's second argument: the budget of the running evaluation."""
+    return _load("budget")
+
+
+def _args(*names: str) -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in names], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
 
 
 def _const(value: Any) -> ast.Constant:
@@ -224,7 +262,7 @@ class _Gen:
                 raise _Unsupported("step")
             lo = self.gen(node.slice.lower, bound, flat) if node.slice.lower else _const(None)
             hi = self.gen(node.slice.upper, bound, flat) if node.slice.upper else _const(None)
-            copied = _call("list", _call("_charged", base))
+            copied = _call("list", _call("_charged", _budget(), base))
             return ast.Subscript(value=copied, slice=ast.Slice(lower=lo, upper=hi), ctx=ast.Load())
         return ast.Subscript(value=base, slice=self.gen(node.slice, bound, flat), ctx=ast.Load())
 
@@ -272,15 +310,10 @@ class _Gen:
         left = self.gen(node.left, bound, flat)
         rights = [self.gen(c, bound, flat) for c in node.comparators]
         if len(ops) > 1:
-            if flat:
-                raise _Unsupported("chained comparison in an iterable")
-            links: list[ast.expr] = []
-            names = [self.temp() for _ in rights]
-            a: ast.expr = left
-            for (fn, _), b, name in zip(ops, rights, names):
-                links.append(_call("_pair", _load(fn), a, ast.NamedExpr(target=_store(name), value=b)))
-                a = _load(name)
-            return ast.BoolOp(op=ast.And(), values=links)
+            rest: list[ast.expr] = []
+            for (fn, _), b in zip(ops, rights):
+                rest += [_load(fn), ast.Lambda(args=_args(), body=b)]
+            return _call("_chain", _budget(), left, *rest)
         (fn, pyop), right, const = ops[0], rights[0], node.comparators[0]
         hashed = fn in ("_contains", "_not_contains")
         if fn in ("_is", "_is_not"):  # no charge, as the closures
@@ -288,15 +321,15 @@ class _Gen:
         if isinstance(const, ast.Constant) and type(const.value) in (int, bool) and not hashed:
             # ``x < 3``: an int compared inline; anything else as the closures
             if flat:
-                return _call("_compared", _load(fn), _const(False), left, right)
+                return _call("_cmp", _budget(), _load(fn), _const(False), left, right)
             t = self.temp()
-            slow = _call("_compared", _load(fn), _const(False), _load(t), right)
+            slow = _call("_cmp", _budget(), _load(fn), _const(False), _load(t), right)
             return ast.IfExp(test=_is_type(ast.NamedExpr(target=_store(t), value=left), "int"),
                              body=ast.Compare(left=_load(t), ops=[pyop()], comparators=[right]), orelse=slow)
         if isinstance(const, ast.Constant) and isinstance(const.value, str) and fn in ("_eq", "_ne") \
                 and len(const.value) <= x._SHORT:
             return ast.Compare(left=left, ops=[pyop()], comparators=[right])  # not charged, as the closures
-        return _call("_compared", _load(fn), _const(hashed), left, right)
+        return _call("_cmp", _budget(), _load(fn), _const(hashed), left, right)
 
     def g_IfExp(self, node: ast.IfExp, bound: dict[str, str], flat: bool) -> ast.expr:
         # ``if`` takes the truth of its condition: a fact refuses it.
@@ -310,12 +343,12 @@ class _Gen:
         builtin = fname in x.FUNCTIONS
         if fname in ("all", "any") and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
             items = self.comprehension(node.args[0], bound, flat, lazy=True)
-            return _call("_" + fname, _call("_charge", _const(1)), items)
+            return _call("_" + fname, _call("_spend", _budget(), _const(1)), items)
         args = [self.gen(a, bound, flat) for a in node.args]
         if builtin:
             fn = _load("_fn_" + fname)
-            return _call("_call1", fn, *args) if len(args) == 1 else _call("_calln", fn, *args)
-        return _call("_callenv", self.g_Name(node.func, bound, flat), *args)
+            return _call("_call1" if len(args) == 1 else "_calln", _budget(), fn, *args)
+        return _call("_callenv", _budget(), self.g_Name(node.func, bound, flat), *args)
 
     def elts(self, elts: list[ast.expr], bound: dict[str, str], flat: bool) -> list[ast.expr]:
         if any(isinstance(e, ast.Starred) for e in elts):
@@ -343,7 +376,7 @@ class _Gen:
         gen = node.generators[0]
         if not isinstance(gen.target, ast.Name) or gen.is_async:
             raise _Unsupported("target")
-        values = _call("_items", self.gen(gen.iter, bound, True))
+        values = _call("_items", _budget(), self.gen(gen.iter, bound, True))
         var = f"_v{self.vars}"
         self.vars += 1
         inner = {**bound, gen.target.id: var}
@@ -368,13 +401,11 @@ def generate(tree: ast.Expression) -> Callable[[Any], Any] | None:
     """The function that evaluates a validated expression tree, or None when it is not translated."""
     try:
         body = _Gen().gen(tree.body, {}, False)
-        fn = ast.FunctionDef(name="_rule", args=ast.arguments(
-            posonlyargs=[], args=[ast.arg(arg="env")], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-            defaults=[]), body=[ast.Return(value=body)], decorator_list=[], returns=None, type_comment=None)
+        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget"), body=[ast.Return(value=body)], decorator_list=[], returns=None, type_comment=None)
         module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
         code = compile(module, "<rule expression>", "exec")
     except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
         return None
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in _HELPERS}
-    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule")
+    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", (None,))
