@@ -203,17 +203,23 @@ UNARY = ["(not {})", "(-{})", "(+{})", "len({})", "sum({})", "max({})", "sorted(
          "{{{}}}", "({} if t else z)", "(a if {} else b)", "sorted([x for x in {}])[1:2]"]
 
 
+COMPARE = ["<", "<=", ">", ">=", "==", "!=", "in", "not in", "is", "is not"]
+CONSTANTS = ["0", "1", "2", "3", "-1", "true", "none", "'a'", "'ab'", "'b'", "[1, 2, 3]"]
+
+
 def _expressions() -> st.SearchStrategy[str]:
     def extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         binary = st.tuples(st.sampled_from(BINARY), children, children).map(lambda t: t[0].format(t[1], t[2]))
         ternary = st.tuples(children, children, children).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})")
         chain = st.tuples(children, children, children).map(lambda t: f"({t[0]} and {t[1]} or {t[2]})")
         unary = st.tuples(st.sampled_from(UNARY), children).map(lambda t: t[0].format(t[1]))
-        return binary | ternary | chain | unary
+        compared = st.tuples(children, st.sampled_from(COMPARE), children | st.sampled_from(CONSTANTS)).map(
+            lambda t: f"({t[0]} {t[1]} {t[2]})")
+        return binary | ternary | chain | unary | compared
     return st.recursive(st.sampled_from(ATOMS), extend, max_leaves=8)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_expressions())
 def test_random_expressions_agree(source):
     try:
