@@ -2,8 +2,12 @@
 
 Its syntax is the expression subset of Python (comparisons, ``and``/``or``,
 arithmetic, ``x if c else y``, list/set comprehensions, calls to a fixed set
-of functions), parsed with :mod:`ast` and interpreted here from a whitelist —
-nothing is ever passed to ``eval``.  One compiled expression serves the
+of functions), parsed with :mod:`ast` and checked here against a whitelist —
+nothing is ever passed to ``eval`` or ``exec``.  The checked tree becomes nested
+closures (the reference semantics) and, from the same tree, a Python function
+built as an :mod:`ast` tree by :mod:`spec.exprgen` (rule text only ever as
+constants in it), which runs first; when it meets a case it leaves to the
+closures it raises, and the closures run instead.  One compiled expression serves the
 state machine (plain Python values: conditions become predicates) and the
 solver: where an expression counts hidden cards in zones
 (``count(hand(actor), move.asked)``, ``card in hand(p)``), comparisons build

@@ -87,7 +87,12 @@ def _cmp(budget: list[int] | None, fn: Callable[[Any, Any], Any], hashed: bool, 
     if not (tb in x._UNSIZED or (hashed and tb in x._HASHED)):
         n += len(b) if tb in x._SIZED else x._size(b)
     if n:
-        _spend(budget, n)
+        if budget is None:
+            _spend(None, n)
+        else:  # _spend inline: comparisons are the commonest charge
+            budget[0] -= n
+            if budget[0] < 0:
+                _spend(budget, 0)
     return fn(a, b)
 
 
@@ -107,7 +112,13 @@ def _callenv(budget: list[int] | None, fn: Any, *values: Any) -> Any:
     """A function the environment supplies (the closures check it before the arguments)."""
     if not callable(fn):
         raise Bail
-    _spend(budget, 1 + sum(map(x._size, values)))
+    n = 1 + sum(map(x._size, values))
+    if budget is None:
+        _spend(None, n)
+    else:
+        budget[0] -= n
+        if budget[0] < 0:
+            _spend(budget, 0)
     return fn(*values)
 
 
