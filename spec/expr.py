@@ -2,8 +2,12 @@
 
 Its syntax is the expression subset of Python (comparisons, ``and``/``or``,
 arithmetic, ``x if c else y``, list/set comprehensions, calls to a fixed set
-of functions), parsed with :mod:`ast` and interpreted here from a whitelist —
-nothing is ever passed to ``eval``.  One compiled expression serves the
+of functions), parsed with :mod:`ast` and checked here against a whitelist —
+nothing is ever passed to ``eval`` or ``exec``.  The checked tree becomes nested
+closures (the reference semantics) and, from the same tree, a Python function
+built as an :mod:`ast` tree by :mod:`spec.exprgen` (rule text only ever as
+constants in it), which runs first; when it meets a case it leaves to the
+closures it raises, and the closures run instead.  One compiled expression serves the
 state machine (plain Python values: conditions become predicates) and the
 solver: where an expression counts hidden cards in zones
 (``count(hand(actor), move.asked)``, ``card in hand(p)``), comparisons build
@@ -296,12 +300,16 @@ class Expr:
     literals: tuple[tuple[str, str, Any, int], ...] = field(default=())
     calls: tuple[str, ...] = field(default=())  # functions the environment supplies, once per call written
     position: Position | None = None  # where the expression stands in its file
+    # The closures when run_fn is the generated function (see spec.exprgen): they run
+    # whenever the generated code raises, and give the exact value or error.
+    exact: Run | None = None
 
     def run(self, env: Env) -> Any:
         budget = _BUDGET.get()
         token = None
         if budget is None:  # the outermost run: a fresh budget
-            token = _BUDGET.set([MAX_STEPS, 1])
+            budget = [MAX_STEPS, 1]
+            token = _BUDGET.set(budget)
         elif budget[1] == 0:  # an outermost run within evaluations(): a fresh budget too
             budget[0] = MAX_STEPS
             budget[1] = 1
@@ -311,8 +319,18 @@ class Expr:
                                          "calls itself?)"), self)
             _charge(len(env))
             budget[1] += 1
+        steps = budget[0]
         try:
-            return self.run_fn(env)
+            try:
+                return self.run_fn(env) if self.exact is None else self.run_fn(env, budget)  # type: ignore[call-arg]
+            except LimitError:
+                raise  # charged as the closures charge: they would stop there too
+            except Exception as exc:
+                # An error of an expression run inside this one (a rule function) is already exact.
+                if self.exact is None or hasattr(exc, "exprs"):
+                    raise
+            budget[0] = steps  # the closures start over with the same budget
+            return self.exact(env)
         except ExprError as exc:
             raise _traced(exc, self)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
@@ -324,7 +342,7 @@ class Expr:
             if token is not None:
                 _BUDGET.reset(token)
             else:
-                budget[1] -= 1  # type: ignore[index]
+                budget[1] -= 1
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))
@@ -811,8 +829,11 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
         raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc}", pos)]) from None
     except RecursionError:
         raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
-    return Expr(text, run, frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
-                tuple(comp.literals), tuple(comp.calls), position)
+    from .exprgen import generate  # it imports this module
+    fast = generate(tree)
+    return Expr(text, run if fast is None else fast, frozenset(comp.names), tuple(comp.attributes),
+                tuple(comp.strings), tuple(comp.literals), tuple(comp.calls), position,
+                None if fast is None else run)
 
 
 def _shift(position: Position | None, columns: int) -> Position | None:
