@@ -303,8 +303,28 @@ class Expr:
     # The closures when run_fn is the generated function (see spec.exprgen): they run
     # whenever the generated code raises, and give the exact value or error.
     exact: Run | None = None
+    # the generated function of the expression as a rule function's body, by its arguments' names
+    _called: dict[tuple[str, ...], Callable[..., Any] | None] = field(default_factory=dict, init=False,
+                                                                     repr=False, compare=False)
 
     def run(self, env: Env) -> Any:
+        budget = _BUDGET.get()
+        if budget is not None and budget[1] == 0 and self.exact is not None:
+            # The usual case, an outermost run within evaluations() that goes well, in few
+            # steps; anything else (an error, a case for the closures) starts over below.
+            budget[0] = MAX_STEPS
+            budget[1] = 1
+            try:
+                return self.run_fn(env, budget)  # type: ignore[call-arg]
+            except Exception:  # noqa: BLE001 - the full run below gives the exact value or error
+                pass
+            finally:
+                budget[1] = 0
+        return self._run(env)
+
+    def _run(self, env: Env) -> Any:
+        """:meth:`run` in full: the budget set up as the run's depth asks, a failing
+        generated function followed by the closures, errors traced."""
         budget = _BUDGET.get()
         token = None
         if budget is None:  # the outermost run: a fresh budget
@@ -314,15 +334,56 @@ class Expr:
             budget[0] = MAX_STEPS
             budget[1] = 1
         else:  # a call of a function the rule file defines, with a copy of the environment
-            if budget[1] >= MAX_CALL_DEPTH:
-                raise _traced(LimitError(f"calls nested more than {MAX_CALL_DEPTH} deep (a function that "
-                                         "calls itself?)"), self)
-            _charge(len(env))
-            budget[1] += 1
+            self._nest(budget, len(env))
+        try:
+            return self._guarded(env, budget, self.run_fn, (), env)
+        finally:
+            if token is not None:
+                _BUDGET.reset(token)
+            else:
+                budget[1] -= 1
+
+    def call(self, env: dict[str, Any], names: tuple[str, ...], args: tuple[Any, ...]) -> Any:
+        """The expression as a rule function's body, run from within an evaluation: ``names``
+        read as ``args``, every other name from ``env``, as :meth:`run` over a copy of
+        ``env`` with ``names`` set would (the same value, error and charge), without the copy.
+
+        >>> body = compile_expr("n + k")
+        >>> with evaluations():
+        ...     compile_expr("f(2)").run({"k": 1, "f": lambda n: body.call({"k": 1}, ("n",), (n,))})
+        3
+        """
+        budget = _BUDGET.get()
+        fast = self._called.get(names) if self.exact is not None else None
+        if fast is None and self.exact is not None:
+            fast = self._called[names] = _generated(self.source, names)
+        if fast is None or budget is None or budget[1] == 0:
+            scope = dict(env)
+            scope.update(zip(names, args))
+            return self.run(scope)
+        self._nest(budget, len(env) + sum(1 for n in names if n not in env))  # what the copy is charged
+        try:
+            return self._guarded(env, budget, fast, args, None, names)
+        finally:
+            budget[1] -= 1
+
+    def _nest(self, budget: list[int], size: int) -> None:
+        """One call deeper, the copy of its environment (``size`` names) charged."""
+        if budget[1] >= MAX_CALL_DEPTH:
+            raise _traced(LimitError(f"calls nested more than {MAX_CALL_DEPTH} deep (a function that "
+                                     "calls itself?)"), self)
+        _charge(size)
+        budget[1] += 1
+
+    def _guarded(self, env: Env, budget: list[int], fn: Callable[..., Any], args: tuple[Any, ...],
+                 scope: Env | None, names: tuple[str, ...] = ()) -> Any:
+        """``fn`` (the generated function, or the closures) with the budget in hand; when the
+        generated code fails, the closures over ``scope`` (None: ``env`` with ``names`` set
+        to ``args``), with the budget as it was; errors traced to this expression."""
         steps = budget[0]
         try:
             try:
-                return self.run_fn(env) if self.exact is None else self.run_fn(env, budget)  # type: ignore[call-arg]
+                return fn(env) if self.exact is None else fn(env, budget, *args)
             except LimitError:
                 raise  # charged as the closures charge: they would stop there too
             except Exception as exc:
@@ -330,7 +391,10 @@ class Expr:
                 if self.exact is None or hasattr(exc, "exprs"):
                     raise
             budget[0] = steps  # the closures start over with the same budget
-            return self.exact(env)
+            if scope is None:
+                scope = dict(env)
+                scope.update(zip(names, args))  # type: ignore[union-attr]
+            return self.exact(scope)
         except ExprError as exc:
             raise _traced(exc, self)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
@@ -338,11 +402,6 @@ class Expr:
             raise _traced(ExprError(f"{type(exc).__name__}: {exc}"), self) from None
         except RecursionError:
             raise _traced(LimitError("the expression recurses too deeply"), self) from None
-        finally:
-            if token is not None:
-                _BUDGET.reset(token)
-            else:
-                budget[1] -= 1
 
     def test(self, env: Env) -> bool:
         return bool(self.run(env))
@@ -834,6 +893,15 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
     return Expr(text, run if fast is None else fast, frozenset(comp.names), tuple(comp.attributes),
                 tuple(comp.strings), tuple(comp.literals), tuple(comp.calls), position,
                 None if fast is None else run)
+
+
+def _generated(source: str, params: tuple[str, ...]) -> Callable[..., Any] | None:
+    """The generated function of an expression already compiled, ``params`` read as arguments."""
+    from .exprgen import generate  # it imports this module
+    try:
+        return generate(ast.parse(source.replace("\n", " "), mode="eval"), params)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return None
 
 
 def _shift(position: Position | None, columns: int) -> Position | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import operator
 import types
+import warnings
 from typing import Any, Callable, Iterable, Iterator
 
 from . import expr as x
@@ -408,15 +409,22 @@ class _Gen:
     g_GeneratorExp = g_SetComp = g_DictComp = g_ListComp
 
 
-def generate(tree: ast.Expression) -> Callable[[Any], Any] | None:
-    """The function that evaluates a validated expression tree, or None when it is not translated."""
+def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[..., Any] | None:
+    """The function that evaluates a validated expression tree, or None when it is not translated.
+
+    ``params``: names the expression reads as arguments, not from the environment (a rule
+    function's body): the function then takes ``(env, budget, *values)``."""
     try:
-        body = _Gen().gen(tree.body, {}, False)
-        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget"), body=[ast.Return(value=body)], decorator_list=[], returns=None, type_comment=None)
+        bound = {name: f"_a{i}" for i, name in enumerate(params)}
+        body = _Gen().gen(tree.body, bound, False)
+        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *bound.values()), body=[ast.Return(value=body)],
+                             decorator_list=[], returns=None, type_comment=None)
         module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
-        code = compile(module, "<rule expression>", "exec")
+        with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(module, "<rule expression>", "exec")
     except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
         return None
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in _HELPERS}
-    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", (None,))
+    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", None if params else (None,))

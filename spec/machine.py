@@ -899,9 +899,7 @@ def _bind(expr: Expr, names: tuple[str, ...], env: dict[str, Any]) -> Callable[.
     def call(*args: Any) -> Any:
         if len(args) != len(names):
             raise ExprError(f"expected {len(names)} argument(s), got {len(args)}")
-        if type(env) is dict:  # a flat copy reads faster than a scope over the environment
-            scope = dict(env)
-            scope.update(zip(names, args))
-            return expr.run(scope)
+        if type(env) is dict:
+            return expr.call(env, names, args)  # the arguments set without a copy of the environment
         return expr.run(Scope(env, zip(names, args)))
     return call

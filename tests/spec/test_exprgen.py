@@ -336,3 +336,59 @@ def test_a_name_the_environment_lacks_falls_back_to_the_exact_error():
             _closures(e).run(ENV)
         assert str(fast.value) == str(slow.value) and type(fast.value) is type(slow.value)
     assert compile_expr("len").run({}) is len and compile_expr("sorted").run({}) is sorted
+
+
+# -- a rule function's body run with its arguments, without a copy of the environment --------
+
+FUNCTION_CASES = [
+    ("n + k", ("n",), (2,)),
+    ("[c for c in xs if c not in ys]", ("xs",), (["a", "b", "c"],)),
+    ("len(xs) if k > 0 else min(len(xs), k)", ("xs",), (["a"],)),
+    ("[c for c in recorded if c in xs][:k] if recorded is not none else xs", ("recorded", "xs"), (None, ["a", "b"])),
+    ("k + n", ("k", "n"), (10, 1)),  # an argument named as an environment name: the argument is read
+    ("missing + n", ("n",), (1,)),  # an unknown name: the same error
+    ("xs[5]", ("xs",), (["a"],)),  # an index out of range: the same error
+    ("[x for x in range(n)]", ("n",), (10**7,)),  # too much work: the same LimitError
+]
+
+
+@pytest.mark.parametrize("source,names,args", FUNCTION_CASES)
+def test_a_rule_function_called_gives_what_a_run_over_a_copy_gives(source, names, args):
+    """``Expr.call`` (arguments set without copying the environment) against ``Expr.run`` over a
+    copy of the environment with the arguments set (what a call did before): the same value or
+    error, and the same budget spent, from within an evaluation (a call from a rule expression)."""
+    body = compile_expr(source)
+    env = {"k": 3, "ys": frozenset({"b"}), "xs": ["z"]}
+    results = []
+    for how in ("call", "copy"):
+        def outer(budget: list[int], how: str = how) -> Any:
+            budget[1] = 1  # within an evaluation: the function is called from a rule expression
+            if how == "call":
+                return body.call(env, names, args)
+            return body.run({**env, **dict(zip(names, args))})
+        kind, value, left = _outcome(outer)
+        results.append((kind, value if kind == "value" else (type(value), str(value)), left))
+    assert results[0] == results[1], results
+
+
+def test_a_rule_function_calling_itself_stops_when_called_without_a_copy():
+    body = compile_expr("f(n)")
+    env: dict[str, Any] = {}
+    env["f"] = lambda n: body.call(env, ("n",), (n,))
+    with pytest.raises(ExprError, match="nested more than"):
+        with X.evaluations():
+            compile_expr("f(1)").run(env)
+
+
+def test_compiling_gives_no_python_warning():
+    """Python's compiler hints at literals ("is" with a literal...): a rule file's reader must not
+    see them (the rule language's checks speak for it)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for source in ("x is 1", "x is not 'a'", "none[0]", "(1)[0]"):
+            try:
+                compile_expr(source)
+            except DiagnosticError:
+                pass
+    assert not [w for w in seen if issubclass(w.category, SyntaxWarning)], [str(w.message) for w in seen]
