@@ -911,7 +911,7 @@ def _remembered(fn: Any) -> Any:
     """A rule function whose calls are kept by their arguments (one state, no move read)."""
     kept: dict[str, Any] = {}
 
-    def call(*args: Any) -> Any:
+    def call(*args):  # type: ignore[no-untyped-def]  # made per state: unannotated, cheaper to make
         key = repr(args)
         if key not in kept:
             kept[key] = fn(*args)
