@@ -219,9 +219,11 @@ class Lab:
         self._by_actor = {id(e) for info in self.kinds.values() for w, x, _where in info.free
                           for e in (w, x) if e is not None and _reads_name(e, "actor", functions)}
         for info in self.kinds.values():
+            # :meth:`actors` answers nothing once the game has ended: what that settles is dropped
+            free = [(w, e, where) for w, e, where in info.free if self._settled(w, e, {"ended": False}) is not True]
             keyed = [(e.source if w is None else f"{w.source}\0{e.source}", self.machine.requirement(w, e, where))
-                     for w, e, where in info.free]
-            actor = [self._reads_actor(w, e) for w, e, _where in info.free]
+                     for w, e, where in free]
+            actor = [self._reads_actor(w, e) for w, e, _where in free]
             info.free_shared = tuple(k for k, a in zip(keyed, actor) if not a)
             info.free_actor = tuple(k for k, a in zip(keyed, actor) if a)
         scoring = rules.scoring
@@ -238,15 +240,17 @@ class Lab:
         self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
-    def _settled(self, when: Expr | None, expr: Expr) -> bool | str | None:
-        """What the rule set's constants (parameters, options, components) settle of a
-        requirement: True when it always holds (its condition is false, or its
-        expression true), "always" when its condition is true, else None."""
+    def _settled(self, when: Expr | None, expr: Expr, known: Mapping[str, Any] | None = None) -> bool | str | None:
+        """What the rule set's constants (parameters, options, components), and the names
+        ``known`` gives, settle of a requirement: True when it always holds (its condition
+        is false, or its expression true), "always" when its condition is true, else None."""
+        names = {**self.machine.static, **(known or {})}
+
         def value(e: Expr) -> bool | None:
-            if not e.names <= set(self.machine.static):
+            if not e.names <= set(names):
                 return None
             try:
-                return self.machine._truth(e, dict(self.machine.static), "constants")
+                return self.machine._truth(e, dict(names), "constants")
             except Exception:  # noqa: BLE001 - a failing constant is left to fail where the rules run it
                 return None
         if when is not None and value(when) is False:
