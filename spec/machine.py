@@ -352,30 +352,11 @@ class Machine:
         if id(expr) in foldable or (when is not None and id(when) in foldable):
             holds = self.holds
             return lambda env: holds(when, expr, env, where)  # the constants' value is kept there
-        run_expr = expr.run
+        check = _truth_of(expr, where)
         if when is None:
-            def check(env: Mapping[str, Any]) -> bool:
-                try:
-                    value = run_expr(env)
-                except ExprError as exc:
-                    raise RuleError(f"{where}: {expr.source}: {exc}") from None
-                return value if value is True or value is False else _boolean(value, expr, where)
             return check
-        run_when = when.run
-
-        def check_when(env: Mapping[str, Any]) -> bool:
-            try:
-                value = run_when(env)
-            except ExprError as exc:
-                raise RuleError(f"{where}: {when.source}: {exc}") from None
-            if not (value if value is True or value is False else _boolean(value, when, where)):
-                return True
-            try:
-                value = run_expr(env)
-            except ExprError as exc:
-                raise RuleError(f"{where}: {expr.source}: {exc}") from None
-            return value if value is True or value is False else _boolean(value, expr, where)
-        return check_when
+        condition = _truth_of(when, where)
+        return lambda env: not condition(env) or check(env)
 
     def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -886,6 +867,20 @@ class _Spaces(Mapping[str, tuple[Token, ...]]):
 
 
 _NO_MOVE = Namespace({})  # ``move`` when no move is being made (read-only: never changed)
+
+
+def _truth_of(expr: Expr, where: str) -> Callable[[Mapping[str, Any]], bool]:
+    """The truth of a condition as a function of the environment (:meth:`Machine._truth`
+    without keeping what the constants settle)."""
+    run = expr.run
+
+    def truth(env: Mapping[str, Any]) -> bool:
+        try:
+            value = run(env)
+        except ExprError as exc:
+            raise RuleError(f"{where}: {expr.source}: {exc}") from None
+        return value if value is True or value is False else _boolean(value, expr, where)
+    return truth
 
 
 def _boolean(value: Any, expr: Expr, where: str) -> bool:
