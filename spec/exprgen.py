@@ -164,8 +164,8 @@ def _mod(a: Any, b: Any) -> Any:
 
 
 _HELPERS: dict[str, Any] = {
-    "type": type, "list": list, "int": int, "bool": bool, "Namespace": x.Namespace, "_BIG": x._BIG,
-    "_str": str, "_len": len, "_sized": x._SIZED, "_unsized": x._UNSIZED, "_hashed": x._HASHED,
+    "type": type, "list": list, "int": int, "bool": bool, "Namespace": x.Namespace, "_huge": x._BIG,
+    "_len": len, "_sized": x._SIZED, "_unsized": x._UNSIZED, "_hashed": x._HASHED,
     "_plain": _plain, "_limit": _limit, "_each": _each, "_cmp": _cmp, "_link": _link,
     "_call1": _call1, "_calln": _calln, "_callenv": _callenv, "_charged": _charged, "_big": _big,
     "_attr": x._attr, "_frozenset": frozenset, "_add": _add, "_mul": _mul, "_mod": _mod,
@@ -322,19 +322,27 @@ class _Gen:
 
     def g_BinOp(self, node: ast.BinOp, bound: dict[str, str]) -> ast.expr:
         left, right = self.gen(node.left, bound), self.gen(node.right, bound)
-        helper = {ast.Add: "_add", ast.Mult: "_mul"}.get(type(node.op))
-        if helper is not None:
-            return _call(helper, left, right, _load("budget"), self.pending())
+        if isinstance(node.op, ast.Add):  # two ints added inline (both read first: see g_Compare)
+            a, b, t = self.temp(), self.temp(), self.temp()
+            test = _compare(_type(_walrus(a, left)), (ast.Is(), _type(_walrus(b, right))), (ast.Is(), _load("int")))
+            return _if(test, self.small(t, ast.BinOp(left=_load(a), op=ast.Add(), right=_load(b))),
+                       _call("_add", _load(a), _load(b), _load("budget"), self.pending()))
+        if isinstance(node.op, ast.Mult):
+            return _call("_mul", left, right, _load("budget"), self.pending())
         if isinstance(node.op, ast.Mod):
             return _call("_mod", left, right)
         if not isinstance(node.op, (ast.Sub, ast.FloorDiv)):
             raise _Unsupported("binop")
         t = self.temp()
         walrus = _walrus(t, ast.BinOp(left=left, op=node.op, right=right))
-        small = _compare(ast.UnaryOp(op=ast.USub(), operand=_load("_BIG")), (ast.Lt(), _load(t)),
-                         (ast.Lt(), _load("_BIG")))
-        test = _or(_compare(_type(walrus), (ast.IsNot(), _load("int"))), small)
-        return _if(test, _load(t), _call("_big", _load(t), _load("budget"), self.pending()))
+        return _if(_compare(_type(walrus), (ast.IsNot(), _load("int"))), _load(t), self.small(t))
+
+    def small(self, t: str, number: ast.expr | None = None) -> ast.expr:
+        """The int ``number`` (None: already in ``t``) into ``t``, charged by its words when too big to be free."""
+        value = _load(t) if number is None else _walrus(t, number)
+        small = _compare(ast.UnaryOp(op=ast.USub(), operand=_load("_huge")), (ast.Lt(), value),
+                         (ast.Lt(), _load("_huge")))
+        return _if(small, _load(t), _call("_big", _load(t), _load("budget"), self.pending()))
 
     def g_Compare(self, node: ast.Compare, bound: dict[str, str]) -> ast.expr:
         ops = [_CMP.get(type(op)) for op in node.ops]
@@ -362,19 +370,19 @@ class _Gen:
         kind = self.temp()
         read = _walrus(kind, _type(_walrus(a, left)))  # the left side read first, then the right
         if hashed:
-            # ``item in container`` with a set or mapping: only the item is charged (a text: its length).
+            # ``item in container`` with a set or mapping: only the item is charged (a text, a tuple: its length).
             # Both sides are read whatever the types (a chain compares its first two unconditionally).
             test = _compare(read, (ast.IsNot(), _type(_walrus(b, right))), (ast.In(), _load("_hashed")))
             steps: ast.expr = _call("_len", _load(a))
         else:
-            test = _compare(read, (ast.Is(), _type(_walrus(b, right))))  # the same type
+            test = _compare(read, (ast.Is(), _type(_walrus(b, right))))  # the same type: both sized, or both not
             steps = ast.BinOp(left=_call("_len", _load(a)), op=ast.Add(), right=_call("_len", _load(b)))
 
         def value() -> ast.expr:
             pyin = (ast.In() if fn == "_contains" else ast.NotIn()) if hashed else pyop()  # type: ignore[misc]
             return _compare(_load(a), (pyin, _load(b)))
         free = _if(_compare(_load(kind), (ast.In(), _load("_unsized"))), value(), slow(_load(b)))
-        return _if(test, _if(_compare(_load(kind), (ast.Is(), _load("_str"))), self.charged(steps, value()), free),
+        return _if(test, _if(_compare(_load(kind), (ast.In(), _load("_sized"))), self.charged(steps, value()), free),
                    slow(_load(b)))
 
     def chain(self, fns: list[str], operands: list[ast.expr]) -> ast.expr:
@@ -403,6 +411,8 @@ class _Gen:
             values = ast.Tuple(elts=args, ctx=ast.Load())
             return _call("_callenv", _load("budget"), self.g_Name(node.func, bound), values, self.pending())
         fn = _load("_fn_" + fname)
+        if not args and fname in _PURE1:  # ``set()``: a step
+            return self.charged(_const(1), _call("_fn_" + fname))
         if len(args) != 1:
             return _call("_calln", _load("budget"), fn, ast.Tuple(elts=args, ctx=ast.Load()), self.pending())
         t = self.temp()

@@ -261,7 +261,7 @@ INNER = compile_expr("len(v) + 1")
 INLINE_ENV: dict[str, Any] = {
     "s": "ab", "t": "ab", "u": "", "long": "x" * 100, "n": 3, "m": 4, "b": True, "z": None,
     "fs": frozenset({"ab", 3, None}), "st": {"x" * 100}, "d": {"ab": 1, 3: 2}, "xs": ["ab", "x" * 100, 3, None],
-    "tp": ("ab", 3), "nested": [["a", "bb"], ["ccc"], []], "rg": range(5), "ns": Namespace(xs=["a", "b"], n=2),
+    "big": 1 << 61, "tp": ("ab", 3), "nested": [["a", "bb"], ["ccc"], []], "rg": range(5), "ns": Namespace(xs=["a", "b"], n=2),
     "keys": lambda: {"ab": 1, "c": 2}.keys(), "f": lambda v: v,
     "peek": lambda *v: X._BUDGET.get()[0],  # the steps left, as the callee sees them
     "g": lambda v: INNER.run({"v": v}),  # a rule function: a run inside the run
@@ -279,6 +279,8 @@ INLINE_CASES = [
     "0 < n <= m < 5", "s < t < long", "s < long <= long", "n - len(long)", "long[1:3] == long[:2]",
     "[peek() for x in keys() if x in fs]", "[[peek(y) for y in x] for x in nested]",
     "[x for x in range(len(long))]", "count([x in fs for x in xs])", "abs(n - len(long))",
+    "xs == xs", "fs <= fs", "d != d", "tp < tp", "set() == fs", "list()", "n + m", "n + len(long)", "big + big",
+    "[big + x for x in rg]", "s + long", "[x + s for x in ns.xs]", "b + n", "[peek(n + x) for x in rg]",
 ]
 
 
