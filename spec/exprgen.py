@@ -12,7 +12,9 @@ The function assumes the common case.  Where the closures would do something
 else (a hidden-card fact in ``and``/``or``/``if``, a name the environment lacks,
 a value that is not a :class:`Namespace`), it raises, and :meth:`Expr.run`
 runs the closures instead, which give the exact value or error.  It charges
-the budget exactly where and as much as the closures do, with their helpers.
+the budget as much as the closures do, and stops with a LimitError where they
+would (in a loop over an unsized iterable, at the latest within that item): the
+common charges inline, into a local (see :class:`_Gen`), the others with helpers.
 
 >>> from ruleslawyer.spec.expr import Namespace
 >>> run = generate(ast.parse("move.n > 1 and actor == 'Ann'", mode="eval"))
