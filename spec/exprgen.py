@@ -95,8 +95,10 @@ def _cmp(budget: list[int], fn: Callable[[Any, Any], Any], hashed: bool, a: Any,
     n = pending + (0 if ta in x._UNSIZED else len(a) if ta in x._SIZED else x._size(a))
     if not (tb in x._UNSIZED or (hashed and tb in x._HASHED)):
         n += len(b) if tb in x._SIZED else x._size(b)
-    if n:
-        _spend(budget, n)
+    if n:  # _spend inline, in the commonest helpers
+        budget[0] -= n
+        if budget[0] < 0:
+            _limit()
     return fn(a, b)
 
 
@@ -125,7 +127,9 @@ def _callenv(budget: list[int], fn: Any, values: tuple[Any, ...], pending: int) 
     """A function the environment supplies (the closures check it before the arguments)."""
     if not callable(fn):
         raise Bail
-    _spend(budget, pending + 1 + sum(map(x._size, values)))
+    budget[0] -= pending + 1 + sum(map(x._size, values))
+    if budget[0] < 0:
+        _limit()
     return fn(*values)
 
 
