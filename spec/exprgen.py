@@ -119,15 +119,25 @@ def _call1(budget: list[int], fn: Callable[[Any], Any], value: Any, pending: int
 
 
 def _calln(budget: list[int], fn: Callable[..., Any], values: tuple[Any, ...], pending: int) -> Any:
-    _spend(budget, pending + 1 + sum(map(x._size, values)))
+    _spend(budget, pending + 1 + _sizes(values))
     return fn(*values)
+
+
+def _sizes(values: tuple[Any, ...]) -> int:
+    """``sum(map(expr._size, values))``, the usual kinds without a call each."""
+    n = 0
+    for value in values:
+        kind = type(value)
+        if kind not in x._UNSIZED:
+            n += len(value) if kind in x._SIZED else x._size(value)
+    return n
 
 
 def _callenv(budget: list[int], fn: Any, values: tuple[Any, ...], pending: int) -> Any:
     """A function the environment supplies (the closures check it before the arguments)."""
     if not callable(fn):
         raise Bail
-    budget[0] -= pending + 1 + sum(map(x._size, values))
+    budget[0] -= pending + 1 + _sizes(values)
     if budget[0] < 0:
         _limit()
     return fn(*values)
