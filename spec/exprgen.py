@@ -245,7 +245,7 @@ class _Gen:
 
     The generated code charges the common cases inline, into the local ``_n``, checked
     against ``budget[0]`` at each charge; every helper that charges or calls out first takes
-    ``_n`` from the budget (:func:`_pending`), and the function takes what is left before
+    ``_n`` from the budget (:meth:`pending`), and the function takes what is left before
     it returns.  A comprehension's iterable is read before the loop, into a local, so that
     no code with ``:=`` stands in it (Python refuses that)."""
 
