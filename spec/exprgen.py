@@ -12,7 +12,9 @@ The function assumes the common case.  Where the closures would do something
 else (a hidden-card fact in ``and``/``or``/``if``, a name the environment lacks,
 a value that is not a :class:`Namespace`), it raises, and :meth:`Expr.run`
 runs the closures instead, which give the exact value or error.  It charges
-the budget exactly where and as much as the closures do, with their helpers.
+the budget as much as the closures do, and stops with a LimitError where they
+would (in a loop over an unsized iterable, at the latest within that item): the
+common charges inline, into a local (see :class:`_Gen`), the others with helpers.
 
 >>> from ruleslawyer.spec.expr import Namespace
 >>> run = generate(ast.parse("move.n > 1 and actor == 'Ann'", mode="eval"))
@@ -23,10 +25,11 @@ True
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import types
 import warnings
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 from . import expr as x
 from .facts import Lin, is_formula
@@ -56,112 +59,114 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _spend(budget: list[int] | None, n: int) -> None:
-    """``expr._charge`` with the budget in hand (None: the one of the running evaluation, if any)."""
-    if budget is None:
-        budget = x._BUDGET.get()
-        if budget is None:
-            return
+def _limit() -> NoReturn:
+    raise x.LimitError(f"the expression does too much work (more than {x.MAX_STEPS:,} steps)")
+
+
+# The budget of a generated function called without one: nothing it charges counts.
+_UNBUDGETED: list[Any] = [math.inf, 0]
+
+
+def _spend(budget: list[int], n: int) -> None:
     budget[0] -= n
     if budget[0] < 0:
-        raise x.LimitError(f"the expression does too much work (more than {x.MAX_STEPS:,} steps)")
+        _limit()
 
 
-def _items(budget: list[int] | None, values: Any) -> Iterable[Any]:
-    """A comprehension's items, charged as the closures charge them."""
-    if type(values) in x._SIZED:
-        _spend(budget, len(values))  # one step per item, before the loop
-        return values
-    return _each(budget, values)
+# The helpers below that charge take ``pending``, the steps the generated code has charged
+# inline and not yet taken from ``budget[0]`` (see ``_Gen.pending``), and take them first:
+# a helper's own check, and anything it calls, then sees the budget exactly as the closures do.
+
+def _each(budget: list[int], values: Iterable[Any], pending: int) -> Iterator[Any]:
+    """The items of a comprehension over an unsized iterable: one step each."""
+    _spend(budget, pending)
+    return _per_item(budget, values)
 
 
-def _each(budget: list[int] | None, values: Iterable[Any]) -> Iterator[Any]:
+def _per_item(budget: list[int], values: Iterable[Any]) -> Iterator[Any]:
     for item in values:
         _spend(budget, 1)
         yield item
 
 
-def _cmp(budget: list[int] | None, fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any) -> Any:
+def _cmp(budget: list[int], fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any, pending: int) -> Any:
     """``expr._compared``: ``fn(a, b)`` charged for the items it may walk."""
     ta, tb = type(a), type(b)
-    n = 0 if ta in x._UNSIZED else len(a) if ta in x._SIZED else x._size(a)
+    n = pending + (0 if ta in x._UNSIZED else len(a) if ta in x._SIZED else x._size(a))
     if not (tb in x._UNSIZED or (hashed and tb in x._HASHED)):
         n += len(b) if tb in x._SIZED else x._size(b)
-    if n:
-        if budget is None:
-            _spend(None, n)
-        else:  # _spend inline: comparisons are the commonest charge
-            budget[0] -= n
-            if budget[0] < 0:
-                _spend(budget, 0)
+    if n:  # _spend inline, in the commonest helpers
+        budget[0] -= n
+        if budget[0] < 0:
+            _limit()
     return fn(a, b)
 
 
-def _call1(budget: list[int] | None, fn: Callable[[Any], Any], value: Any) -> Any:
+def _link(budget: list[int], fn: Callable[[Any, Any], Any], a: Any, b: Any, pending: int) -> bool:
+    """One comparison of a chain ``a op1 b op2 c`` (the generated code joins them with ``and``)."""
+    _spend(budget, pending + x._size(a) + x._size(b))
+    result = fn(a, b)
+    if is_formula(result):
+        raise Bail
+    return bool(result)
+
+
+def _call1(budget: list[int], fn: Callable[[Any], Any], value: Any, pending: int) -> Any:
     """A built-in with one argument: a step, and one per item it may walk."""
     kind = type(value)
-    _spend(budget, 1 + (0 if kind in x._UNSIZED else len(value) if kind in x._SIZED else x._size(value)))
+    _spend(budget, pending + 1 + (0 if kind in x._UNSIZED else len(value) if kind in x._SIZED else x._size(value)))
     return fn(value)
 
 
-def _calln(budget: list[int] | None, fn: Callable[..., Any], *values: Any) -> Any:
-    _spend(budget, 1 + sum(map(x._size, values)))
+def _calln(budget: list[int], fn: Callable[..., Any], values: tuple[Any, ...], pending: int) -> Any:
+    _spend(budget, pending + 1 + _sizes(values))
     return fn(*values)
 
 
-def _callenv(budget: list[int] | None, fn: Any, *values: Any) -> Any:
+def _sizes(values: tuple[Any, ...]) -> int:
+    """``sum(map(expr._size, values))``, the usual kinds without a call each."""
+    n = 0
+    for value in values:
+        kind = type(value)
+        if kind not in x._UNSIZED:
+            n += len(value) if kind in x._SIZED else x._size(value)
+    return n
+
+
+def _callenv(budget: list[int], fn: Any, values: tuple[Any, ...], pending: int) -> Any:
     """A function the environment supplies (the closures check it before the arguments)."""
     if not callable(fn):
         raise Bail
-    n = 1 + sum(map(x._size, values))
-    if budget is None:
-        _spend(None, n)
-    else:
-        budget[0] -= n
-        if budget[0] < 0:
-            _spend(budget, 0)
+    budget[0] -= pending + 1 + _sizes(values)
+    if budget[0] < 0:
+        _limit()
     return fn(*values)
 
 
-def _all(_: None, items: Iterable[Any]) -> bool:
-    return all(items)
-
-
-def _any(_: None, items: Iterable[Any]) -> bool:
-    return any(items)
-
-
-def _charged(budget: list[int] | None, seq: Any) -> Any:
-    _spend(budget, x._size(seq))
+def _charged(budget: list[int], seq: Any, pending: int) -> Any:
+    _spend(budget, pending + x._size(seq))
     return seq
 
 
-def _chain(budget: list[int] | None, left: Any, *rest: Any) -> bool:
-    """A chained comparison ``left op1 b op2 c``: ``rest`` alternates an operator and a
-    function giving its right side (read only when the comparison gets that far)."""
-    for i in range(0, len(rest), 2):
-        right = rest[i + 1]()
-        _spend(budget, x._size(left) + x._size(right))
-        result = rest[i](left, right)
-        if is_formula(result):
-            raise Bail
-        if not result:
-            return False
-        left = right
-    return True
+def _big(value: int, budget: list[int], pending: int) -> int:
+    if pending:
+        _spend(budget, pending)
+    return x._big(value)
 
 
-def _add(a: Any, b: Any) -> Any:
-    if type(a) is int and type(b) is int:
-        r = a + b
-        return r if -x._BIG < r < x._BIG else x._big(r)
+def _add(a: Any, b: Any, budget: list[int], pending: int) -> Any:
+    """``a + b`` but of two ints (the generated code adds those)."""
+    if pending:
+        _spend(budget, pending)
     if isinstance(a, x._SEQUENCES):
         return x._concat(a, b)
     r = a + b
     return r if type(r) is not int or -x._BIG < r < x._BIG else x._big(r)
 
 
-def _mul(a: Any, b: Any) -> Any:
+def _mul(a: Any, b: Any, budget: list[int], pending: int) -> Any:
+    if pending:
+        _spend(budget, pending)
     if isinstance(a, x._SEQUENCES) or isinstance(b, x._SEQUENCES):
         raise x.LimitError("repetition of strings or lists is not allowed")
     r = a * b
@@ -174,22 +179,20 @@ def _mod(a: Any, b: Any) -> Any:
     return a % b
 
 
-def _arith(fn: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
-    r = fn(a, b)
-    return r if type(r) is not int or -x._BIG < r < x._BIG else x._big(r)
-
-
 _HELPERS: dict[str, Any] = {
-    "type": type, "list": list, "int": int, "bool": bool, "Namespace": x.Namespace, "_BIG": x._BIG,
-    "_plain": _plain, "_items": _items, "_call1": _call1, "_calln": _calln, "_callenv": _callenv,
-    "_all": _all, "_any": _any, "_spend": _spend, "_charged": _charged, "_chain": _chain,
-    "_cmp": _cmp, "_attr": x._attr, "_big": x._big, "_frozenset": frozenset,
-    "_add": _add, "_mul": _mul, "_mod": _mod, "_arith": _arith, "_sub": operator.sub,
-    "_floordiv": operator.floordiv, "_eq": operator.eq, "_ne": operator.ne, "_lt": operator.lt,
-    "_le": operator.le, "_gt": operator.gt, "_ge": operator.ge, "_is": operator.is_,
-    "_is_not": operator.is_not, "_contains": x._contains, "_not_contains": x._not_contains,
+    "type": type, "list": list, "int": int, "bool": bool, "Namespace": x.Namespace, "_huge": x._BIG,
+    "_len": len, "_sized": x._SIZED, "_unsized": x._UNSIZED, "_hashed": x._HASHED,
+    "_plain": _plain, "_limit": _limit, "_each": _each, "_cmp": _cmp, "_link": _link,
+    "_call1": _call1, "_calln": _calln, "_callenv": _callenv, "_charged": _charged, "_big": _big,
+    "_attr": x._attr, "_frozenset": frozenset, "_add": _add, "_mul": _mul, "_mod": _mod,
+    "_eq": operator.eq, "_ne": operator.ne, "_lt": operator.lt, "_le": operator.le, "_gt": operator.gt,
+    "_ge": operator.ge, "_is": operator.is_, "_is_not": operator.is_not, "_contains": x._contains,
+    "_not_contains": x._not_contains,
     **{"_fn_" + name: fn for name, fn in x.FUNCTIONS.items()},
 }
+
+# Built-ins that neither read nor charge the budget: with one sized argument, charged inline.
+_PURE1 = frozenset({"len", "sum", "min", "max", "any", "all", "set", "list", "sorted", "count", "abs"})
 
 
 def _load(name: str) -> ast.Name:
@@ -200,9 +203,8 @@ def _store(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Store())
 
 
-def _budget() -> ast.Name:
-    """The generated function's second argument: the budget of the running evaluation."""
-    return _load("budget")
+def _walrus(name: str, value: ast.expr) -> ast.NamedExpr:
+    return ast.NamedExpr(target=_store(name), value=value)
 
 
 def _args(*names: str) -> ast.arguments:
@@ -218,33 +220,76 @@ def _call(fn: str, *args: ast.expr) -> ast.Call:
     return ast.Call(func=_load(fn), args=list(args), keywords=[])
 
 
-def _is_type(value: ast.expr, kind: str) -> ast.Compare:
-    """``type(value) is kind``."""
-    return ast.Compare(left=_call("type", value), ops=[ast.Is()], comparators=[_load(kind)])
+def _compare(left: ast.expr, *rest: tuple[ast.cmpop, ast.expr]) -> ast.Compare:
+    return ast.Compare(left=left, ops=[op for op, _ in rest], comparators=[c for _, c in rest])
+
+
+def _type(value: ast.expr) -> ast.Call:
+    return _call("type", value)
+
+
+def _and(*values: ast.expr) -> ast.BoolOp:
+    return ast.BoolOp(op=ast.And(), values=list(values))
+
+
+def _or(*values: ast.expr) -> ast.BoolOp:
+    return ast.BoolOp(op=ast.Or(), values=list(values))
+
+
+def _if(test: ast.expr, body: ast.expr, orelse: ast.expr) -> ast.IfExp:
+    return ast.IfExp(test=test, body=body, orelse=orelse)
 
 
 class _Gen:
-    """Translates one validated tree; ``bound`` maps a comprehension's variable to its local."""
+    """Translates one validated tree; ``bound`` maps a comprehension's variable to its local.
+
+    The generated code charges the common cases inline, into the local ``_n``, checked
+    against ``budget[0]`` at each charge; every helper that charges or calls out first takes
+    ``_n`` from the budget (:meth:`pending`), and the function takes what is left before
+    it returns.  A comprehension's iterable is read before the loop, into a local, so that
+    no code with ``:=`` stands in it (Python refuses that)."""
 
     def __init__(self) -> None:
         self.temps = 0
         self.vars = 0
+        # Whether some inline charge has been generated: trees are generated in the order
+        # they run (what runs before a node is generated before it), so until then no ``_n``.
+        self.charges = False
+
+    def charge(self, steps: ast.expr) -> ast.expr:
+        """``(_n := _n + steps) > budget[0] and _limit()``: False, or a LimitError as soon as the
+        steps charged inline (``_n``, not yet taken from the budget) exceed the steps left."""
+        self.charges = True
+        added = _walrus("_n", ast.BinOp(left=_load("_n"), op=ast.Add(), right=steps))
+        left = ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Load())
+        return _and(_compare(added, (ast.Gt(), left)), _call("_limit"))
+
+    def charged(self, steps: ast.expr, value: ast.expr) -> ast.expr:
+        """``value``, ``steps`` charged before it."""
+        return _or(self.charge(steps), value)
+
+    def pending(self) -> ast.expr:
+        """``_n - (_n := 0)``: the steps charged inline so far, handed to a helper that takes
+        them from the budget before it charges or calls anything (its last argument: read after
+        the others, which may charge)."""
+        if not self.charges:
+            return _const(0)
+        return ast.BinOp(left=_load("_n"), op=ast.Sub(), right=_walrus("_n", _const(0)))
 
     def temp(self) -> str:
         self.temps += 1
         return f"_t{self.temps}"
 
-    def gen(self, node: ast.AST, bound: dict[str, str], flat: bool) -> ast.expr:
-        """``flat``: inside a comprehension's iterable, where ``:=`` is not allowed."""
+    def gen(self, node: ast.AST, bound: dict[str, str]) -> ast.expr:
         method = getattr(self, "g_" + type(node).__name__, None)
         if method is None:
             raise _Unsupported(type(node).__name__)
-        return method(node, bound, flat)
+        return method(node, bound)
 
-    def g_Constant(self, node: ast.Constant, bound: dict[str, str], flat: bool) -> ast.expr:
+    def g_Constant(self, node: ast.Constant, bound: dict[str, str]) -> ast.expr:
         return _const(node.value)
 
-    def g_Name(self, node: ast.Name, bound: dict[str, str], flat: bool) -> ast.expr:
+    def g_Name(self, node: ast.Name, bound: dict[str, str]) -> ast.expr:
         if node.id in _CONSTANTS:
             return _const(_CONSTANTS[node.id])
         if node.id in bound:
@@ -255,40 +300,34 @@ class _Gen:
         """``env[name]``: a missing name raises KeyError, and the closures say why."""
         return ast.Subscript(value=_load("env"), slice=_const(name), ctx=ast.Load())
 
-    def g_Attribute(self, node: ast.Attribute, bound: dict[str, str], flat: bool) -> ast.expr:
-        base = self.gen(node.value, bound, flat)
-        if flat:
-            return _call("_attr", base, _const(node.attr))
+    def g_Attribute(self, node: ast.Attribute, bound: dict[str, str]) -> ast.expr:
+        base = self.gen(node.value, bound)
         t = self.temp()
-        walrus = ast.NamedExpr(target=_store(t), value=base)
         data = ast.Attribute(value=_load(t), attr="_data", ctx=ast.Load())
         # A Namespace's field read from its dict (a missing one raises KeyError: the closures say why).
-        return ast.IfExp(test=_is_type(walrus, "Namespace"),
-                         body=ast.Subscript(value=data, slice=_const(node.attr), ctx=ast.Load()),
-                         orelse=_call("_attr", _load(t), _const(node.attr)))
+        return _if(_compare(_type(_walrus(t, base)), (ast.Is(), _load("Namespace"))),
+                   ast.Subscript(value=data, slice=_const(node.attr), ctx=ast.Load()),
+                   _call("_attr", _load(t), _const(node.attr)))
 
-    def g_Subscript(self, node: ast.Subscript, bound: dict[str, str], flat: bool) -> ast.expr:
-        base = self.gen(node.value, bound, flat)
+    def g_Subscript(self, node: ast.Subscript, bound: dict[str, str]) -> ast.expr:
+        base = self.gen(node.value, bound)
         if isinstance(node.slice, ast.Slice):
             if node.slice.step is not None:
                 raise _Unsupported("step")
-            lo = self.gen(node.slice.lower, bound, flat) if node.slice.lower else _const(None)
-            hi = self.gen(node.slice.upper, bound, flat) if node.slice.upper else _const(None)
-            copied = _call("list", _call("_charged", _budget(), base))
+            copied = _call("list", _call("_charged", _load("budget"), base, self.pending()))
+            lo = self.gen(node.slice.lower, bound) if node.slice.lower else _const(None)
+            hi = self.gen(node.slice.upper, bound) if node.slice.upper else _const(None)
             return ast.Subscript(value=copied, slice=ast.Slice(lower=lo, upper=hi), ctx=ast.Load())
-        return ast.Subscript(value=base, slice=self.gen(node.slice, bound, flat), ctx=ast.Load())
+        return ast.Subscript(value=base, slice=self.gen(node.slice, bound), ctx=ast.Load())
 
-    def g_BoolOp(self, node: ast.BoolOp, bound: dict[str, str], flat: bool) -> ast.expr:
+    def g_BoolOp(self, node: ast.BoolOp, bound: dict[str, str]) -> ast.expr:
         # Python's and/or take the truth of every operand but the last: a fact refuses it.
-        op = ast.BoolOp(op=node.op, values=[self.gen(v, bound, flat) for v in node.values])
-        if flat:
-            return _call("_plain", op)
+        op = ast.BoolOp(op=node.op, values=[self.gen(v, bound) for v in node.values])
         t = self.temp()
-        return ast.IfExp(test=_is_type(ast.NamedExpr(target=_store(t), value=op), "bool"), body=_load(t),
-                         orelse=_call("_plain", _load(t)))
+        return _if(_compare(_type(_walrus(t, op)), (ast.Is(), _load("bool"))), _load(t), _call("_plain", _load(t)))
 
-    def g_UnaryOp(self, node: ast.UnaryOp, bound: dict[str, str], flat: bool) -> ast.expr:
-        operand = self.gen(node.operand, bound, flat)
+    def g_UnaryOp(self, node: ast.UnaryOp, bound: dict[str, str]) -> ast.expr:
+        operand = self.gen(node.operand, bound)
         if isinstance(node.op, ast.Not):
             return ast.UnaryOp(op=ast.Not(), operand=operand)  # a fact refuses ``not``
         if isinstance(node.op, ast.USub):
@@ -297,114 +336,160 @@ class _Gen:
             return operand  # as the closures: the value itself
         raise _Unsupported("unary")
 
-    def g_BinOp(self, node: ast.BinOp, bound: dict[str, str], flat: bool) -> ast.expr:
-        left, right = self.gen(node.left, bound, flat), self.gen(node.right, bound, flat)
-        helper = {ast.Add: "_add", ast.Mult: "_mul", ast.Mod: "_mod"}.get(type(node.op))
-        if helper is not None:
-            return _call(helper, left, right)
-        fn = {ast.Sub: "_sub", ast.FloorDiv: "_floordiv"}.get(type(node.op))
-        if fn is None:
+    def g_BinOp(self, node: ast.BinOp, bound: dict[str, str]) -> ast.expr:
+        left, right = self.gen(node.left, bound), self.gen(node.right, bound)
+        if isinstance(node.op, ast.Add):  # two ints added inline (both read first: see g_Compare)
+            a, b, t = self.temp(), self.temp(), self.temp()
+            test = _compare(_type(_walrus(a, left)), (ast.Is(), _type(_walrus(b, right))), (ast.Is(), _load("int")))
+            return _if(test, self.small(t, ast.BinOp(left=_load(a), op=ast.Add(), right=_load(b))),
+                       _call("_add", _load(a), _load(b), _load("budget"), self.pending()))
+        if isinstance(node.op, ast.Mult):
+            return _call("_mul", left, right, _load("budget"), self.pending())
+        if isinstance(node.op, ast.Mod):
+            return _call("_mod", left, right)
+        if not isinstance(node.op, (ast.Sub, ast.FloorDiv)):
             raise _Unsupported("binop")
-        if flat:
-            return _call("_arith", _load(fn), left, right)
         t = self.temp()
-        walrus = ast.NamedExpr(target=_store(t), value=ast.BinOp(left=left, op=node.op, right=right))
-        small = ast.Compare(left=ast.UnaryOp(op=ast.USub(), operand=_load("_BIG")), ops=[ast.Lt(), ast.Lt()],
-                            comparators=[_load(t), _load("_BIG")])
-        test = ast.BoolOp(op=ast.Or(), values=[
-            ast.Compare(left=_call("type", walrus), ops=[ast.IsNot()], comparators=[_load("int")]), small])
-        return ast.IfExp(test=test, body=_load(t), orelse=_call("_big", _load(t)))
+        walrus = _walrus(t, ast.BinOp(left=left, op=node.op, right=right))
+        return _if(_compare(_type(walrus), (ast.IsNot(), _load("int"))), _load(t), self.small(t))
 
-    def g_Compare(self, node: ast.Compare, bound: dict[str, str], flat: bool) -> ast.expr:
+    def small(self, t: str, number: ast.expr | None = None) -> ast.expr:
+        """The int ``number`` (None: already in ``t``) into ``t``, charged by its words when too big to be free."""
+        value = _load(t) if number is None else _walrus(t, number)
+        small = _compare(ast.UnaryOp(op=ast.USub(), operand=_load("_huge")), (ast.Lt(), value),
+                         (ast.Lt(), _load("_huge")))
+        return _if(small, _load(t), _call("_big", _load(t), _load("budget"), self.pending()))
+
+    def g_Compare(self, node: ast.Compare, bound: dict[str, str]) -> ast.expr:
         ops = [_CMP.get(type(op)) for op in node.ops]
         if any(op is None for op in ops):
             raise _Unsupported("comparison")
-        left = self.gen(node.left, bound, flat)
-        rights = [self.gen(c, bound, flat) for c in node.comparators]
+        left = self.gen(node.left, bound)
+        rights = [self.gen(c, bound) for c in node.comparators]
         if len(ops) > 1:
-            rest: list[ast.expr] = []
-            for (fn, _), b in zip(ops, rights):
-                rest += [_load(fn), ast.Lambda(args=_args(), body=b)]
-            return _call("_chain", _budget(), left, *rest)
+            return self.chain([fn for fn, _ in ops], [left, *rights])
         (fn, pyop), right, const = ops[0], rights[0], node.comparators[0]
         hashed = fn in ("_contains", "_not_contains")
         if fn in ("_is", "_is_not"):  # no charge, as the closures
-            return ast.Compare(left=left, ops=[pyop()], comparators=[right])
-        if isinstance(const, ast.Constant) and type(const.value) in (int, bool) and not hashed:
-            # ``x < 3``: an int compared inline; anything else as the closures
-            if flat:
-                return _call("_cmp", _budget(), _load(fn), _const(False), left, right)
-            t = self.temp()
-            slow = _call("_cmp", _budget(), _load(fn), _const(False), _load(t), right)
-            return ast.IfExp(test=_is_type(ast.NamedExpr(target=_store(t), value=left), "int"),
-                             body=ast.Compare(left=_load(t), ops=[pyop()], comparators=[right]), orelse=slow)
+            return _compare(left, (pyop(), right))
         if isinstance(const, ast.Constant) and isinstance(const.value, str) and fn in ("_eq", "_ne") \
                 and len(const.value) <= x._SHORT:
-            return ast.Compare(left=left, ops=[pyop()], comparators=[right])  # not charged, as the closures
-        return _call("_cmp", _budget(), _load(fn), _const(hashed), left, right)
+            return _compare(left, (pyop(), right))  # not charged, as the closures
+        a, b = self.temp(), self.temp()
 
-    def g_IfExp(self, node: ast.IfExp, bound: dict[str, str], flat: bool) -> ast.expr:
+        def slow(b_value: ast.expr) -> ast.expr:
+            return _call("_cmp", _load("budget"), _load(fn), _const(hashed), _load(a), b_value, self.pending())
+        if isinstance(const, ast.Constant) and type(const.value) in (int, bool) and not hashed:
+            # ``x < 3``: an int compared inline; anything else as the closures
+            return _if(_compare(_type(_walrus(a, left)), (ast.Is(), _load("int"))),
+                       _compare(_load(a), (pyop(), right)), slow(_const(const.value)))
+        kind = self.temp()
+        read = _walrus(kind, _type(_walrus(a, left)))  # the left side read first, then the right
+        if hashed:
+            # ``item in container`` with a set or mapping: only the item is charged (a text, a tuple: its length).
+            # Both sides are read whatever the types (a chain compares its first two unconditionally).
+            test = _compare(read, (ast.IsNot(), _type(_walrus(b, right))), (ast.In(), _load("_hashed")))
+            steps: ast.expr = _call("_len", _load(a))
+        else:
+            test = _compare(read, (ast.Is(), _type(_walrus(b, right))))  # the same type: both sized, or both not
+            steps = ast.BinOp(left=_call("_len", _load(a)), op=ast.Add(), right=_call("_len", _load(b)))
+
+        def value() -> ast.expr:
+            pyin = (ast.In() if fn == "_contains" else ast.NotIn()) if hashed else pyop()  # type: ignore[misc]
+            return _compare(_load(a), (pyin, _load(b)))
+        free = _if(_compare(_load(kind), (ast.In(), _load("_unsized"))), value(), slow(_load(b)))
+        return _if(test, _if(_compare(_load(kind), (ast.In(), _load("_sized"))), self.charged(steps, value()), free),
+                   slow(_load(b)))
+
+    def chain(self, fns: list[str], operands: list[ast.expr]) -> ast.expr:
+        """``a op1 b op2 c``: ``_link(a, b) and _link(b, c)``, each operand read once, when reached."""
+        names = [self.temp() for _ in operands]
+        links: list[ast.expr] = []
+        for i, fn in enumerate(fns):
+            a = _walrus(names[i], operands[i]) if i == 0 else _load(names[i])
+            links.append(_call("_link", _load("budget"), _load(fn), a, _walrus(names[i + 1], operands[i + 1]),
+                               self.pending()))
+        return _and(*links)
+
+    def g_IfExp(self, node: ast.IfExp, bound: dict[str, str]) -> ast.expr:
         # ``if`` takes the truth of its condition: a fact refuses it.
-        return ast.IfExp(test=self.gen(node.test, bound, flat), body=self.gen(node.body, bound, flat),
-                         orelse=self.gen(node.orelse, bound, flat))
+        return _if(self.gen(node.test, bound), self.gen(node.body, bound), self.gen(node.orelse, bound))
 
-    def g_Call(self, node: ast.Call, bound: dict[str, str], flat: bool) -> ast.expr:
+    def g_Call(self, node: ast.Call, bound: dict[str, str]) -> ast.expr:
         if node.keywords or not isinstance(node.func, ast.Name):
             raise _Unsupported("call")
         fname = node.func.id
-        builtin = fname in x.FUNCTIONS
         if fname in ("all", "any") and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
-            items = self.comprehension(node.args[0], bound, flat, lazy=True)
-            return _call("_" + fname, _call("_spend", _budget(), _const(1)), items)
-        args = [self.gen(a, bound, flat) for a in node.args]
-        if builtin:
-            fn = _load("_fn_" + fname)
-            return _call("_call1" if len(args) == 1 else "_calln", _budget(), fn, *args)
-        return _call("_callenv", _budget(), self.g_Name(node.func, bound, flat), *args)
+            # a step, then the items (Python's all/any stop at the first that decides, as the closures)
+            return _call("_fn_" + fname, _or(self.charge(_const(1)), self.comprehension(node.args[0], bound, lazy=True)))
+        args = [self.gen(a, bound) for a in node.args]
+        if fname not in x.FUNCTIONS:
+            values = ast.Tuple(elts=args, ctx=ast.Load())
+            return _call("_callenv", _load("budget"), self.g_Name(node.func, bound), values, self.pending())
+        fn = _load("_fn_" + fname)
+        if not args and fname in _PURE1:  # ``set()``: a step
+            return self.charged(_const(1), _call("_fn_" + fname))
+        if len(args) != 1:
+            return _call("_calln", _load("budget"), fn, ast.Tuple(elts=args, ctx=ast.Load()), self.pending())
+        t = self.temp()
+        slow = _call("_call1", _load("budget"), fn, _load(t), self.pending())
+        if fname not in _PURE1:
+            return _call("_call1", _load("budget"), fn, args[0], self.pending())
+        steps = ast.BinOp(left=_const(1), op=ast.Add(), right=_call("_len", _load(t)))
+        return _if(_compare(_type(_walrus(t, args[0])), (ast.In(), _load("_sized"))),
+                   self.charged(steps, _call("_fn_" + fname, _load(t))), slow)
 
-    def elts(self, elts: list[ast.expr], bound: dict[str, str], flat: bool) -> list[ast.expr]:
+    def elts(self, elts: list[ast.expr], bound: dict[str, str]) -> list[ast.expr]:
         if any(isinstance(e, ast.Starred) for e in elts):
             raise _Unsupported("starred")
-        return [self.gen(e, bound, flat) for e in elts]
+        return [self.gen(e, bound) for e in elts]
 
-    def g_List(self, node: ast.List, bound: dict[str, str], flat: bool) -> ast.expr:
-        return ast.List(elts=self.elts(node.elts, bound, flat), ctx=ast.Load())
+    def g_List(self, node: ast.List, bound: dict[str, str]) -> ast.expr:
+        return ast.List(elts=self.elts(node.elts, bound), ctx=ast.Load())
 
-    def g_Tuple(self, node: ast.Tuple, bound: dict[str, str], flat: bool) -> ast.expr:
-        return ast.Tuple(elts=self.elts(node.elts, bound, flat), ctx=ast.Load())
+    def g_Tuple(self, node: ast.Tuple, bound: dict[str, str]) -> ast.expr:
+        return ast.Tuple(elts=self.elts(node.elts, bound), ctx=ast.Load())
 
-    def g_Set(self, node: ast.Set, bound: dict[str, str], flat: bool) -> ast.expr:
-        return _call("_frozenset", ast.Tuple(elts=self.elts(node.elts, bound, flat), ctx=ast.Load()))
+    def g_Set(self, node: ast.Set, bound: dict[str, str]) -> ast.expr:
+        return _call("_frozenset", ast.Tuple(elts=self.elts(node.elts, bound), ctx=ast.Load()))
 
-    def g_Dict(self, node: ast.Dict, bound: dict[str, str], flat: bool) -> ast.expr:
+    def g_Dict(self, node: ast.Dict, bound: dict[str, str]) -> ast.expr:
         if any(k is None for k in node.keys):
             raise _Unsupported("unpacking")
-        keys = [self.gen(k, bound, flat) for k in node.keys]  # type: ignore[arg-type]
-        return ast.Dict(keys=keys, values=[self.gen(v, bound, flat) for v in node.values])
+        keys = [self.gen(k, bound) for k in node.keys]  # type: ignore[arg-type]
+        return ast.Dict(keys=keys, values=[self.gen(v, bound) for v in node.values])
 
-    def comprehension(self, node: Any, bound: dict[str, str], flat: bool, lazy: bool = False) -> ast.expr:
+    def comprehension(self, node: Any, bound: dict[str, str], lazy: bool = False) -> ast.expr:
+        """``setup or [... for _v in _t]``, ``setup`` reading the iterable into ``_t`` and charging
+        it as the closures do: a sized one, a step per item up front (inline); any other, a step
+        per item as it comes (``_t`` then the helper's iterator).  ``setup`` is False or raises."""
         if len(node.generators) != 1:
             raise _Unsupported("generators")
         gen = node.generators[0]
         if not isinstance(gen.target, ast.Name) or gen.is_async:
             raise _Unsupported("target")
-        values = _call("_items", _budget(), self.gen(gen.iter, bound, True))
+        items = self.temp()
+        read = _walrus(items, self.gen(gen.iter, bound))
+        each = _walrus(items, _call("_each", _load("budget"), _load(items), self.pending()))
+        setup = _if(_compare(_type(read), (ast.In(), _load("_sized"))),
+                    self.charge(_call("_len", _load(items))), _compare(each, (ast.Is(), _const(None))))
         var = f"_v{self.vars}"
         self.vars += 1
         inner = {**bound, gen.target.id: var}
-        ifs = [self.gen(c, inner, flat) for c in gen.ifs]
-        loop = [ast.comprehension(target=_store(var), iter=values, ifs=ifs, is_async=0)]
+        ifs = [self.gen(c, inner) for c in gen.ifs]
+        loop = [ast.comprehension(target=_store(var), iter=_load(items), ifs=ifs, is_async=0)]
+        made: ast.expr
         if isinstance(node, ast.DictComp):
-            return ast.DictComp(key=self.gen(node.key, inner, flat), value=self.gen(node.value, inner, flat),
-                                generators=loop)
-        elt = self.gen(node.elt, inner, flat)
-        if lazy:
-            return ast.GeneratorExp(elt=elt, generators=loop)
-        listed = ast.ListComp(elt=elt, generators=loop)
-        return _call("_frozenset", listed) if isinstance(node, ast.SetComp) else listed
+            made = ast.DictComp(key=self.gen(node.key, inner), value=self.gen(node.value, inner), generators=loop)
+        elif lazy:
+            made = ast.GeneratorExp(elt=self.gen(node.elt, inner), generators=loop)
+        else:
+            made = ast.ListComp(elt=self.gen(node.elt, inner), generators=loop)
+        made = _or(setup, made)
+        return _call("_frozenset", made) if isinstance(node, ast.SetComp) else made
 
-    def g_ListComp(self, node: ast.ListComp, bound: dict[str, str], flat: bool) -> ast.expr:
-        return self.comprehension(node, bound, flat)
+    def g_ListComp(self, node: ast.ListComp, bound: dict[str, str]) -> ast.expr:
+        return self.comprehension(node, bound)
 
     g_GeneratorExp = g_SetComp = g_DictComp = g_ListComp
 
@@ -416,8 +501,19 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
     function's body): the function then takes ``(env, budget, *values)``."""
     try:
         bound = {name: f"_a{i}" for i, name in enumerate(params)}
-        body = _Gen().gen(tree.body, bound, False)
-        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *bound.values()), body=[ast.Return(value=body)],
+        gen = _Gen()
+        value = gen.gen(tree.body, bound)
+        body: list[ast.stmt] = [ast.Return(value=value)]
+        if gen.charges:  # _n = 0; _r = value; budget[0] -= _n; if budget[0] < 0: _limit(); return _r
+            left = ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Load())
+            body = [ast.Assign(targets=[_store("_n")], value=_const(0)),
+                    ast.Assign(targets=[_store("_r")], value=value),
+                    ast.AugAssign(target=ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Store()),
+                                  op=ast.Sub(), value=_load("_n")),
+                    ast.If(test=_compare(left, (ast.Lt(), _const(0))), body=[ast.Expr(value=_call("_limit"))],
+                           orelse=[]),
+                    ast.Return(value=_load("_r"))]
+        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *bound.values()), body=body,
                              decorator_list=[], returns=None, type_comment=None)
         module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
         with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
@@ -427,4 +523,5 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
         return None
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in _HELPERS}
-    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", None if params else (None,))
+    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule",
+                              None if params else (_UNBUDGETED,))

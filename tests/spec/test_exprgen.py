@@ -40,9 +40,9 @@ def _closures(e: Expr) -> Expr:
     return dataclasses.replace(e, run_fn=e.exact, exact=None)
 
 
-def _outcome(call: Any) -> tuple[str, Any, int]:
+def _outcome(call: Any, steps: int = X.MAX_STEPS) -> tuple[str, Any, int]:
     """("value", value, steps left) or ("error", exception, steps left) of ``call(budget)``, under a fresh budget."""
-    budget = [X.MAX_STEPS, 1]
+    budget = [steps, 1]
     token = X._BUDGET.set(budget)
     try:
         return "value", call(budget), budget[0]
@@ -253,6 +253,54 @@ def test_facts_take_the_exact_path():
                    "'a' in hz", "'a' not in hand()", "count(hand(), ys) == k", "a and count(hand(), ys)",
                    "1 if fact else 0", "[x for x in ys if x in hz]", "all(x in hz for x in ys)", "lin > 0 and t"]:
         check(compile_expr(source), env)
+
+
+# -- charges made inline (texts, numbers, sets and mappings, comprehensions, built-ins) -----------------
+
+INNER = compile_expr("len(v) + 1")
+INLINE_ENV: dict[str, Any] = {
+    "s": "ab", "t": "ab", "u": "", "long": "x" * 100, "n": 3, "m": 4, "b": True, "z": None,
+    "fs": frozenset({"ab", 3, None}), "st": {"x" * 100}, "d": {"ab": 1, 3: 2}, "xs": ["ab", "x" * 100, 3, None],
+    "big": 1 << 61, "tp": ("ab", 3), "nested": [["a", "bb"], ["ccc"], []], "rg": range(5), "ns": Namespace(xs=["a", "b"], n=2),
+    "keys": lambda: {"ab": 1, "c": 2}.keys(), "f": lambda v: v,
+    "peek": lambda *v: X._BUDGET.get()[0],  # the steps left, as the callee sees them
+    "g": lambda v: INNER.run({"v": v}),  # a rule function: a run inside the run
+}
+INLINE_CASES = [
+    "s == t", "s != long", "long == long", "u == s", "n == m", "n != z", "z == z", "b == n", "s == n", "long != z",
+    "n < m", "s <= long", "s in fs", "long not in fs", "n in fs", "z in d", "long in st", "s not in d", "tp in fs",
+    "s in xs", "long in tp", "s in long", "b in fs", "[x for x in xs if x == s]", "[x for x in xs if x in fs]",
+    "[[y for y in x if y != s] for x in nested]", "{x: len(x) for x in ns.xs}", "{x for x in long}", "[x for x in rg]",
+    "all(x in fs for x in xs)", "any(x == long for x in xs)", "all(x != s for x in long)", "len(long)",
+    "len(xs) + len(d)", "len(ns.xs) == 2", "sum([len(x) for x in nested])", "max(tp[:1])", "sorted(ns.xs)",
+    "set(long)", "[x for x in keys()]", "[x == long for x in keys()]", "[len(x) for x in keys() if x in d]",
+    "peek(long == long)", "[peek(x) for x in xs if x != long]", "[peek(len(x)) for x in nested]",
+    "[g(x) for x in nested if len(x) > 0]", "g(long) + len(long)", "[x for x in nested if g(x) > len(x)]",
+    "0 < n <= m < 5", "s < t < long", "s < long <= long", "n - len(long)", "long[1:3] == long[:2]",
+    "[peek() for x in keys() if x in fs]", "[[peek(y) for y in x] for x in nested]",
+    "[x for x in range(len(long))]", "count([x in fs for x in xs])", "abs(n - len(long))",
+    "xs == xs", "fs <= fs", "d != d", "tp < tp", "set() == fs", "list()", "n + m", "n + len(long)", "big + big",
+    "[big + x for x in rg]", "s + long", "[x + s for x in ns.xs]", "b + n", "[peek(n + x) for x in rg]",
+]
+
+
+@pytest.mark.parametrize("source", INLINE_CASES)
+def test_inline_charges_are_exact(source):
+    """The generated function (no fallback) spends what the closures spend, and stops exactly
+    where they stop: with the steps they need, the same value and none left; one fewer, a LimitError."""
+    e = compile_expr(source)
+    check(e, INLINE_ENV)
+    fast = _outcome(lambda budget: e.run_fn(INLINE_ENV, budget))
+    slow = _outcome(lambda budget: e.exact(INLINE_ENV))
+    assert fast[0] == slow[0] == "value", (fast, slow)
+    spent = X.MAX_STEPS - slow[2]
+    for steps in (spent, spent - 1) if spent else (0,):  # a run never starts with fewer than none left
+        fast = _outcome(lambda budget: e.run_fn(INLINE_ENV, budget), steps)
+        slow = _outcome(lambda budget: e.exact(INLINE_ENV), steps)
+        if slow[0] == "value":
+            assert fast[0] == "value" and _same(fast[1], slow[1]) and fast[2] == slow[2] == 0, (steps, fast, slow)
+        else:
+            assert isinstance(slow[1], LimitError) and isinstance(fast[1], LimitError), (steps, fast, slow)
 
 
 # -- the budget -----------------------------------------------------------------------------------------
