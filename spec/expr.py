@@ -628,6 +628,13 @@ class _Compiler:
 
     def c_Compare(self, node: ast.Compare, bound: frozenset[str]) -> Run:
         sides = [node.left, *node.comparators]
+        singletons = ("none", "true", "false")
+        for op, a, b in zip(node.ops, sides, sides[1:]):
+            # ``is`` asks whether two values are one object: only none, true and false are one
+            # object whatever made them (a text or number may be two equal objects, or one).
+            if isinstance(op, (ast.Is, ast.IsNot)) and not any(
+                    isinstance(x, ast.Name) and x.id in singletons and x.id not in bound for x in (a, b)):
+                raise self.fail(node, "'is' compares with none, true or false: use == or != to compare values")
         for a, b in zip(sides, sides[1:]):
             for attr, const in ((a, b), (b, a)):
                 if not isinstance(const, ast.Constant):

@@ -88,3 +88,19 @@ def test_each_evaluation_in_a_row_has_a_budget_of_its_own():
     with pytest.raises(LimitError):
         too_much.run({})
     assert issubclass(LimitError, ExprError)
+
+
+@pytest.mark.parametrize("source", ["x is 'b'", "x is not 1", "x is -1000", "x is y", "'b' is x"])
+def test_is_compares_with_none_true_or_false_only(source):
+    """Whether two equal texts or numbers are one object is Python's business (it keeps some
+    written in code as one, and makes others anew): a rule cannot depend on it."""
+    with pytest.raises(DiagnosticError) as exc:
+        compile_expr(source, Position("r.yaml", 2, 5))
+    d = exc.value.diagnostics[0]
+    assert d.code == "RL120" and "none, true or false" in d.message and d.position.line == 2
+
+
+@pytest.mark.parametrize("source,expected", [("x is none", False), ("x is not none", True), ("none is x", False),
+                                             ("t is true", True), ("t is not false", True)])
+def test_is_with_none_true_or_false(source, expected):
+    assert compile_expr(source).run({"x": "b", "t": True}) is expected
