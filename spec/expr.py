@@ -316,8 +316,8 @@ class Expr:
             budget[1] = 1
             try:
                 return self.run_fn(env, budget)  # type: ignore[call-arg]
-            except Exception:  # noqa: BLE001 - the full run below gives the exact value or error
-                pass
+            except Exception as exc:  # noqa: BLE001 - _recover gives the exact value or error
+                return self._recover(exc, env, budget, MAX_STEPS, env)
             finally:
                 budget[1] = 0
         return self._run(env)
@@ -354,8 +354,11 @@ class Expr:
         3
         """
         budget = _BUDGET.get()
-        fast = self._called.get(names) if self.exact is not None else None
-        if fast is None and self.exact is not None:
+        if self.exact is None:
+            fast = None
+        elif names in self._called:
+            fast = self._called[names]
+        else:  # made once (None too: one that cannot be made is not tried again)
             fast = self._called[names] = _generated(self.source, names)
         if fast is None or budget is None or budget[1] == 0:
             scope = dict(env)
@@ -377,23 +380,27 @@ class Expr:
 
     def _guarded(self, env: Env, budget: list[int], fn: Callable[..., Any], args: tuple[Any, ...],
                  scope: Env | None, names: tuple[str, ...] = ()) -> Any:
-        """``fn`` (the generated function, or the closures) with the budget in hand; when the
-        generated code fails, the closures over ``scope`` (None: ``env`` with ``names`` set
-        to ``args``), with the budget as it was; errors traced to this expression."""
+        """``fn`` (the generated function, or the closures) with the budget in hand; when it
+        fails, :meth:`_recover`."""
         steps = budget[0]
         try:
-            try:
-                return fn(env) if self.exact is None else fn(env, budget, *args)
-            except LimitError:
-                raise  # charged as the closures charge: they would stop there too
-            except Exception as exc:
-                # An error of an expression run inside this one (a rule function) is already exact.
-                if self.exact is None or hasattr(exc, "exprs"):
-                    raise
+            return fn(env) if self.exact is None else fn(env, budget, *args)
+        except Exception as exc:  # noqa: BLE001 - _recover gives the exact value or error
+            return self._recover(exc, env, budget, steps, scope, names, args)
+
+    def _recover(self, failure: Exception, env: Env, budget: list[int], steps: int, scope: Env | None,
+                 names: tuple[str, ...] = (), args: tuple[Any, ...] = ()) -> Any:
+        """After ``failure`` of the generated function: the closures over ``scope`` (None:
+        ``env`` with ``names`` set to ``args``), the budget back at ``steps``; after a
+        failure of the closures themselves, a LimitError or an error of a rule function run
+        inside this expression (already exact), that error.  Errors traced to this expression."""
+        try:
+            if self.exact is None or isinstance(failure, LimitError) or hasattr(failure, "exprs"):
+                raise failure  # charged as the closures charge: they would stop there too
             budget[0] = steps  # the closures start over with the same budget
             if scope is None:
                 scope = dict(env)
-                scope.update(zip(names, args))  # type: ignore[union-attr]
+                scope.update(zip(names, args))
             return self.exact(scope)
         except ExprError as exc:
             raise _traced(exc, self)

@@ -440,3 +440,26 @@ def test_compiling_gives_no_python_warning():
             except DiagnosticError:
                 pass
     assert not [w for w in seen if issubclass(w.category, SyntaxWarning)], [str(w.message) for w in seen]
+
+
+@pytest.mark.parametrize("outermost", [True, False])
+def test_a_failing_generated_function_runs_once_then_the_closures(outermost):
+    """When the generated code meets a case it leaves to the closures (here a hidden-card fact
+    in ``and``), Expr.run runs the closures: the generated function is not run a second time."""
+    e = compile_expr("fact and t")
+    calls = {"generated": 0, "closures": 0}
+    generated, closures = e.run_fn, e.exact
+
+    def counted(name, fn):
+        def run(*a):
+            calls[name] += 1
+            return fn(*a)
+        return run
+    e = dataclasses.replace(e, run_fn=counted("generated", generated), exact=counted("closures", closures))
+    if outermost:
+        with X.evaluations():
+            value = e.run(ENV)
+    else:
+        value = e.run(ENV)
+    assert value == _closures(compile_expr("fact and t")).run(ENV)
+    assert calls == {"generated": 1, "closures": 1}, calls
