@@ -860,14 +860,21 @@ def _plain_name(node: ast.AST) -> str | None:
 
 
 def _compared(fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any) -> Any:
-    """``fn(a, b)``, charged for the items it may walk (a lookup in a set or mapping walks none)."""
+    """``fn(a, b)``, charged for the items it may walk (:func:`_comparing`)."""
+    n = _comparing(hashed, a, b)
+    if n:
+        _charge(n)
+    return fn(a, b)
+
+
+def _comparing(hashed: bool, a: Any, b: Any) -> int:
+    """The steps of comparing ``a`` with ``b``: the items it may walk (a lookup in a set or
+    mapping, ``hashed``, walks none of the container's)."""
     ta, tb = type(a), type(b)
     n = 0 if ta in _UNSIZED else len(a) if ta in _SIZED else _size(a)
     if not (tb in _UNSIZED or (hashed and tb in _HASHED)):
         n += len(b) if tb in _SIZED else _size(b)
-    if n:
-        _charge(n)
-    return fn(a, b)
+    return n
 
 
 def _string(node: ast.AST) -> bool:

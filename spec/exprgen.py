@@ -45,7 +45,6 @@ class _Unsupported(Exception):
     """A tree this generator does not translate (the closures serve it)."""
 
 
-_NOT_BUILT = ("true", "false", "none")
 _CONSTANTS = {"true": True, "false": False, "none": None}
 _CMP = {ast.Eq: ("_eq", ast.Eq), ast.NotEq: ("_ne", ast.NotEq), ast.Lt: ("_lt", ast.Lt), ast.LtE: ("_le", ast.LtE),
         ast.Gt: ("_gt", ast.Gt), ast.GtE: ("_ge", ast.GtE), ast.In: ("_contains", None),
@@ -90,15 +89,11 @@ def _per_item(budget: list[int], values: Iterable[Any]) -> Iterator[Any]:
 
 
 def _cmp(budget: list[int], fn: Callable[[Any, Any], Any], hashed: bool, a: Any, b: Any, pending: int) -> Any:
-    """``expr._compared``: ``fn(a, b)`` charged for the items it may walk."""
-    ta, tb = type(a), type(b)
-    n = pending + (0 if ta in x._UNSIZED else len(a) if ta in x._SIZED else x._size(a))
-    if not (tb in x._UNSIZED or (hashed and tb in x._HASHED)):
-        n += len(b) if tb in x._SIZED else x._size(b)
-    if n:  # _spend inline, in the commonest helpers
-        budget[0] -= n
-        if budget[0] < 0:
-            _limit()
+    """``expr._compared``: ``fn(a, b)`` charged for the items it may walk, with the steps
+    charged inline before it."""
+    n = pending + x._comparing(hashed, a, b)
+    if n:
+        _spend(budget, n)
     return fn(a, b)
 
 
