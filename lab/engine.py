@@ -247,12 +247,8 @@ class Lab:
         names = {**self.machine.static, **(known or {})}
 
         def value(e: Expr) -> bool | None:
-            if not e.names <= set(names):
-                return None
-            try:
-                return self.machine._truth(e, dict(names), "constants")
-            except Exception:  # noqa: BLE001 - a failing constant is left to fail where the rules run it
-                return None
+            found = self._evaluated(e, names)
+            return None if found is None or is_formula(found[0]) else bool(found[0])
         if when is not None and value(when) is False:
             return True
         if value(expr) is True:
@@ -380,14 +376,18 @@ class Lab:
         """(value,) of an expression that reads only the rule set's constants, else None."""
         key = id(expr)
         if key not in self._constants:
-            found = None
-            if expr.names <= set(self.machine.static):
-                try:
-                    found = (self.machine._run(expr, dict(self.machine.static), "constants"),)
-                except Exception:  # noqa: BLE001 - a failing constant is left to fail where the rules run it
-                    found = None
-            self._constants[key] = found
+            self._constants[key] = self._evaluated(expr, self.machine.static)
         return self._constants[key]
+
+    def _evaluated(self, expr: Expr, names: Mapping[str, Any]) -> tuple[Any] | None:
+        """(value,) of an expression that reads only ``names``, else None (None too when it
+        fails: it is left to fail where the rules run it)."""
+        if not expr.names <= names.keys():
+            return None
+        try:
+            return (self.machine._run(expr, dict(names), "constants"),)
+        except Exception:  # noqa: BLE001 - see above
+            return None
 
     def options(self, state: State, actor: str, p: MoveParam, named: Sequence[str] = (),
                 exclude: frozenset[str] | set[str] = frozenset(), env: Mapping[str, Any] | None = None) -> list[Any]:

@@ -220,7 +220,7 @@ class Machine:
         a move's effects update the rest as they change the state (:meth:`_program`).
         """
         players = state.players
-        base = self._bases.get(players) or self._base(players)
+        base = self._base(players)
         setup = self._setup
         if setup[0] is not state.setup:  # the same set-up all game long: one view of it
             setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
@@ -327,11 +327,7 @@ class Machine:
 
     def _truth(self, expr: Expr, env: Mapping[str, Any], where: str) -> bool:
         """A condition's truth; one that reads only the rule set's constants is kept (see holds)."""
-        try:
-            value = expr.run(env)
-        except ExprError as exc:
-            raise RuleError(f"{where}: {expr.source}: {exc}") from None
-        value = _boolean(value, expr, where)
+        value = _boolean(self._run(expr, env, where), expr, where)
         if id(expr) in self._foldable:
             self._folded[id(expr)] = value
         return value
