@@ -133,6 +133,8 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
+        self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
+        self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
         self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str, Any]]]] = {}  # see _checks_of()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
@@ -292,25 +294,31 @@ class Lab:
     def env(self, state: State) -> dict[str, Any]:
         """The environment of a state (kept for the last state asked: a bot asks of one
         state many times).  Callers set ``actor`` and ``move`` before they evaluate;
-        calls of the rule functions in :attr:`_pure` are kept by their arguments."""
+        calls of the rule functions in :attr:`_pure` are kept by their arguments.
+
+        The lab has one environment, made the environment of each state it is asked of
+        (:meth:`Machine.renew`): one it gives out serves until it is asked of another state
+        (callers already set ``actor`` and ``move`` in it: none may keep it longer)."""
         kept = self._envs
         if kept is not None and kept[0] is state:
             return kept[1]
-        return self._adopt(state, self.machine.env(state, None, {}))
+        self._envs = None  # until it is this state's
+        return self._adopt(state, self.machine.renew(self._live, state))
 
     def _adopt(self, state: State, env: dict[str, Any]) -> dict[str, Any]:
-        """Make ``env`` the kept environment of ``state``, the calls of pure rule functions kept.
-
-        The environment kept before (another state's) is emptied: the rule functions bound
-        in it refer to it, a cycle that only the garbage collector would free otherwise, at
-        every move.  So an environment the lab gives out serves until it adopts another
-        (callers already set ``actor`` and ``move`` in it: none may keep it longer)."""
+        """Make ``env`` (the lab's one environment, just renewed) the kept environment of
+        ``state``, the calls of pure rule functions kept (what was kept of another state's
+        calls forgotten)."""
+        wrapped = self._wrapped
         for name in self._pure:
-            env[name] = _remembered(env[name])
-        old = self._envs
+            fn = env[name]
+            found = wrapped.get(name)
+            if found is None or found[0] is not fn:
+                found = wrapped[name] = (fn, *_remembered(fn))
+            else:
+                found[2].clear()
+            env[name] = found[1]
         self._envs = (state, env)
-        if old is not None and old[1] is not env:
-            old[1].clear()
         return env
 
     def _actor_env(self, state: State, actor: str | None) -> dict[str, Any]:
@@ -878,8 +886,9 @@ class Lab:
     def apply(self, state: State, play: Play) -> tuple[Outcome, Play]:
         """Play a legal move; the play as a log records it (reveals filled in, parameters
         in the rule file's order)."""
-        out = self.machine.play(state, play, legal=True, keep_env=True)
-        if out.env is not None:  # the next state's environment, as :meth:`env` would build it
+        self._envs = None  # the environment becomes the next state's
+        out = self.machine.play(state, play, legal=True, keep_env=True, into=self._live)
+        if out.env is not None:  # renewed: the next state's, as :meth:`env` would make it
             self._adopt(out.state, out.env)
             out.env = None
         info = self.kinds[play.kind]
@@ -911,16 +920,17 @@ def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
             if tuple(None if v is None else repr(v) for v in combo) not in covered]
 
 
-def _remembered(fn: Any) -> Any:
-    """A rule function whose calls are kept by their arguments (one state, no move read)."""
+def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:
+    """A rule function whose calls are kept by their arguments (one state, no move read),
+    and what it keeps (to forget at the next state)."""
     kept: dict[str, Any] = {}
 
-    def call(*args):  # type: ignore[no-untyped-def]  # made per state: unannotated, cheaper to make
+    def call(*args):  # type: ignore[no-untyped-def]
         key = repr(args)
         if key not in kept:
             kept[key] = fn(*args)
         return kept[key]
-    return call
+    return call, kept
 
 
 def _flat(value: Any) -> list[str]:

@@ -181,6 +181,7 @@ class Machine:
         self._functions = tuple((fn.name, fn.expr, fn.args) for fn in rules.functions.values())
         self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
         self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
+        self._live: tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | None = None  # see renew()
 
     def reads(self, expr: Expr | None) -> frozenset[str]:
         """The move parameters an expression reads, itself or through the rule file's functions."""
@@ -219,25 +220,52 @@ class Machine:
         Functions and state variables read ``state`` as it is when they run;
         a move's effects update the rest as they change the state (:meth:`_program`).
         """
+        env = self._state_names(state, actor, move, dict(self._base(state.players)))
+        for name, expr, args in self._functions:
+            env[name] = _bind(expr, args, env)
+        return env
+
+    def renew(self, env: dict[str, Any], state: State, actor: str | None = None,
+              move: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``env`` made :meth:`env` of ``state`` in place (and returned): what :meth:`env` would
+        give, the rule functions bound to ``env`` once for all its states.  For a caller that
+        asks of one state at a time (a simulation): no new environment, nor functions, per state.
+        ``env`` is one this machine made (by :meth:`env`, :meth:`renew` or ``{}``); whoever
+        held it for another state now holds this state's.
+
+        >>> from ruleslawyer.spec.loader import load_rules, rules_dir
+        >>> m = Machine(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0])))
+        >>> a, b = m.start(["Ann", "Bob", "Cat"]), m.start(["Ann", "Bob", "Cat"], "Bob")
+        >>> env = m.renew({}, a)
+        >>> m.renew(env, b) is env, env["turn"], env.keys() == m.env(b).keys()
+        (True, 'Bob', True)
+        """
+        live = self._live
+        if live is None or live[0] is not env or live[1] != state.players:
+            env.update(self._base(state.players))
+            live = self._live = (env, state.players, {name: _bind(expr, args, env) for name, expr, args in self._functions})
+        env.update(live[2])  # the functions as bound (a caller may have set others in their place)
+        return self._state_names(state, actor, move, env)
+
+    def _state_names(self, state: State, actor: str | None, move: Mapping[str, Any] | None,
+                     env: dict[str, Any]) -> dict[str, Any]:
+        """The names that depend on the state, set in ``env`` (which holds the table's)."""
         players = state.players
-        base = self._base(players)
         setup = self._setup
         if setup[0] is not state.setup:  # the same set-up all game long: one view of it
             setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
         out = state.out
-        env = {**base, "actor": actor, "first": state.first, "vars": Namespace.of(state.vars),
-               "move": Namespace(move) if move else _NO_MOVE, "next_active": self._next_active(state),
-               "setup": setup[1], "move_number": state.played + 1,
-               "phase": state.phase, "turn": state.turn, "out": frozenset(out),
-               "active": [p for p in players if p not in out] if out else list(players), "ended": state.ended}
+        env.update(actor=actor, first=state.first, vars=Namespace.of(state.vars),
+                   move=Namespace(move) if move else _NO_MOVE, next_active=self._next_active(state),
+                   setup=setup[1], move_number=state.played + 1, phase=state.phase, turn=state.turn,
+                   out=frozenset(out), active=[p for p in players if p not in out] if out else list(players),
+                   ended=state.ended)
         if self._tokens_on:
             per_player, supply = self.per_player, self.supply
             env["spaces"] = _Spaces(state.spaces)
             env["tokens"] = state.token_list()
             env["tokens_left"] = lambda p: per_player - state.placed(p)
             env["tokens_left_of"] = lambda p, v: supply.get(int(v), 0) - state.placed(p, v)
-        for name, expr, args in self._functions:
-            env[name] = _bind(expr, args, env)
         return env
 
     @staticmethod
@@ -465,12 +493,15 @@ class Machine:
         return not self.check(state, play)
 
     # -- next state ------------------------------------------------------------
-    def play(self, state: State, play: Play, legal: bool = False, keep_env: bool = False) -> Outcome:
+    def play(self, state: State, play: Play, legal: bool = False, keep_env: bool = False,
+             into: dict[str, Any] | None = None) -> Outcome:
         """Apply a move as played (legal or not) and list what it breaks.
 
         ``legal=True``: the caller has just checked the move in this state
         (a simulation); it is applied without checking it again.
         ``keep_env=True``: the outcome keeps the environment of the new state.
+        ``into``: an environment to :meth:`renew` as the new state's, rather than a new one
+        (it is the caller's: never emptied here).
         """
         move = self.rules.moves.get(play.kind)
         if move is None or play.actor not in state.players:
@@ -485,12 +516,13 @@ class Machine:
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
         args = self._args(move, play)
-        env = self.env(new, play.actor, args)
+        env = self.env(new, play.actor, args) if into is None else self.renew(into, new, play.actor, args)
         self._program(play.kind)(new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
-        if keep_env:
+        if keep_env or into is not None:
             env["move_number"] = new.played + 1
-            outcome.env = env
+            if keep_env:
+                outcome.env = env
         else:
             env.clear()  # its bound rule functions refer to it: a cycle the garbage collector would free
         return outcome
