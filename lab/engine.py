@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
-from ..spec.expr import Expr, Namespace
+from ..spec.expr import Expr, Namespace, first_failing
 from ..spec.facts import Const, Fact, is_formula
 from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
@@ -86,9 +86,9 @@ class KindInfo:
     obs_stages: tuple[tuple[Any, ...], ...] = ()
     # every observation with the parameters its condition, fact and viewers read (None: the whole move)
     obs_reads: tuple[Any, ...] = ()
-    # ``free`` as (key, check): those that do not read who moves, and those that do
-    free_shared: tuple[Any, ...] = ()
-    free_actor: tuple[Any, ...] = ()
+    # ``free`` as one function of the environment: the index of the first that fails, or -1
+    # (requirements that "the game has not ended" settles left out)
+    free_failing: Any = None
 
     @property
     def name(self) -> str:
@@ -135,13 +135,13 @@ class Lab:
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
         self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
-        self._checks: dict[tuple[str, bool], list[list[tuple[bool, Any, Any, str, Any]]]] = {}  # see _checks_of()
+        self._checks: dict[tuple[str, bool], list[_Stage]] = {}  # see _checks_of()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
         self._attrs = attrs
         self._constants: dict[int, tuple[Any] | None] = {}  # see _constant()
-        self._failed: tuple[bool, Any, Any, str, Any] | None = None  # see failed_alike()
+        self._failed: tuple[Any, Any, str] | None = None  # see failed_alike()
         for kind, move in rules.moves.items():
             params = [p for p in move.params if p.type != "token_reveals"]
             outcome = tuple(p for p in params if decided_by(p) == "outcome")
@@ -217,17 +217,11 @@ class Lab:
                                       and self._equality_observed(move, p))
             self.kinds[kind] = info
         self.end_labels = declared_ends(rules)
-        # conditions of requirements that read the player making the move (through functions too)
-        self._by_actor = {id(e) for info in self.kinds.values() for w, x, _where in info.free
-                          for e in (w, x) if e is not None and _reads_name(e, "actor", functions)}
+        self._due = any(info.due is not None for info in self.kinds.values())
         for info in self.kinds.values():
             # :meth:`actors` answers nothing once the game has ended: what that settles is dropped
-            free = [(w, e, where) for w, e, where in info.free if self._settled(w, e, {"ended": False}) is not True]
-            keyed = [(e.source if w is None else f"{w.source}\0{e.source}", self.machine.requirement(w, e, where))
-                     for w, e, where in free]
-            actor = [self._reads_actor(w, e) for w, e, _where in free]
-            info.free_shared = tuple(k for k, a in zip(keyed, actor) if not a)
-            info.free_actor = tuple(k for k, a in zip(keyed, actor) if a)
+            info.free_failing = self._first_failing(
+                [(w, e, where) for w, e, where in info.free if self._settled(w, e, {"ended": False}) is not True])
         scoring = rules.scoring
         self.scores = scoring is not None and any(st.kind == "points" for st in scoring.steps)
         if scoring is not None:
@@ -264,32 +258,20 @@ class Lab:
 
     def actors(self, state: State, players: Sequence[str] | None = None) -> dict[str, list[str]]:
         """Player -> kinds open to them now: the requirements that read no move parameter
-        hold (players with none left out).  One environment per state; a condition is
-        evaluated once per state when it does not read ``actor``, once per player otherwise."""
+        hold (players with none left out).  One environment per state; a kind's requirements
+        are checked as one function (:meth:`_first_failing`)."""
         if state.ended:
             return {}
         env = self.env(state)
-        env["actor"], env["move"] = None, _EMPTY
-        shared: dict[str, bool] = {}
-        kinds = [(kind, info) for kind, info in self.kinds.items() if self._all_hold(info.free_shared, shared, env)]
+        env["move"] = _EMPTY
+        kinds = self.kinds.items()
         out: dict[str, list[str]] = {}
         for p in players if players is not None else state.players:
             env["actor"] = p
-            mine: dict[str, bool] = {}
-            found = [kind for kind, info in kinds if self._all_hold(info.free_actor, mine, env)]
+            found = [kind for kind, info in kinds if info.free_failing(env) < 0]
             if found:
                 out[p] = found
         return out
-
-    def _all_hold(self, entries: Sequence[Any], memo: dict[str, bool], env: Mapping[str, Any]) -> bool:
-        """Whether requirements (key, check) hold, each kept in ``memo`` by its key."""
-        for key, check in entries:
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = check(env)
-            if not value:
-                return False
-        return True
 
     def env(self, state: State) -> dict[str, Any]:
         """The environment of a state (kept for the last state asked: a bot asks of one
@@ -327,13 +309,10 @@ class Lab:
         env["actor"], env["move"] = actor, _EMPTY
         return env
 
-    def _reads_actor(self, when: Expr | None, expr: Expr) -> bool:
-        return id(expr) in self._by_actor or (when is not None and id(when) in self._by_actor)
-
     def due(self, state: State) -> list[tuple[str, str]]:
         """The moves the rules oblige someone to make now (``due:`` of the rule file), as
         (player, kind), when the kind is open to that player."""
-        if state.ended:
+        if state.ended or not self._due:
             return []
         out: list[tuple[str, str]] = []
         env: dict[str, Any] | None = None
@@ -591,9 +570,9 @@ class Lab:
         base = {**blank, **{p.name: None for p in info.mover}, **args}
         env = self.env(state)
         env["actor"], env["move"] = actor, Namespace(base)
-        checks = self._checks_of(kind, world is not None)[0]
-        if not self._first_fails_first(checks, env, world):
-            self._failed = checks[0]  # the one that failed goes first
+        failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
+        if failed is not None:
+            self._failed = failed
             return None
         named = [v for p in info.mover for v in _flat(args.get(p.name))]
         every: list[list[Any]] = []
@@ -631,6 +610,15 @@ class Lab:
         self._failed = None
         if self._as_chosen(info, world):
             return Play(kind, actor, dict(args))
+        if not info.outcome:  # nothing to search: the mover's choices are checked, as below
+            full = {**{p.name: None for p in info.mover}, **args}
+            env = self.env(state)
+            env["actor"], env["move"] = actor, Namespace(full)
+            failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
+            if failed is not None:
+                self._failed = failed
+                return None
+            return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
         found_axes = self._outcome_values(state, actor, kind, args, world)
         if found_axes is None:
             return None
@@ -647,7 +635,7 @@ class Lab:
         return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
 
     def _search(self, i: int, names: list[str], every: list[list[Any]], full: dict[str, Any],
-                stages: list[list[Any]], env: dict[str, Any], world: Mapping[str, str] | None,
+                stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
                 rng: random.Random, tried: list[int]) -> bool:
         """:meth:`draw`'s search from outcome ``i`` on: its values in a random order, each
         kept when the checks of that outcome (its own, and those for which it is the last
@@ -660,7 +648,7 @@ class Lab:
         optional = bool(values) and values[-1] is None
         left = values[:-1] if optional else list(values)
         checks = stages[i]
-        holds = self._first_fails_first
+        first, facts, failing = checks.first, checks.facts, self._failing_fact
         while left:
             k = rng.randrange(len(left)) if len(left) > 1 else 0
             full[name] = left[k]
@@ -669,10 +657,12 @@ class Lab:
             tried[0] += 1
             if tried[0] > MAX_STAGED:
                 raise _TooBig
-            if holds(checks, env, world) and self._search(i + 1, names, every, full, stages, env, world, rng, tried):
+            # (the checks' first function called here: the stage's requirements, the search's hottest call)
+            if first(env) < 0 and (not facts or failing(facts, env, world) is None) and \
+                    self._search(i + 1, names, every, full, stages, env, world, rng, tried):
                 return True
         full[name] = None
-        return optional and holds(checks, env, world) and \
+        return optional and self._failing(checks, env, world) is None and \
             self._search(i + 1, names, every, full, stages, env, world, rng, tried)
 
     def failed_alike(self, names: Iterable[str]) -> bool:
@@ -682,53 +672,54 @@ class Lab:
         failed = self._failed
         if failed is None:
             return False
-        _observed, when, expr, _where, _check = failed
+        when, expr, _where = failed
         read = self._attrs(when) | self._attrs(expr)
         return "*" not in read and not (read & set(names))
 
-    def _checks_of(self, kind: str, observed: bool) -> list[list[tuple[bool, Any, Any, str, Any]]]:
-        """The checks of a kind as (fact?, when, expression, where, check: a requirement's
-        :meth:`Machine.requirement`, None for a fact): first those of the
-        mover's choices alone, then per outcome those :meth:`draw` makes when it gives the
-        outcome a value (the requirements and, in a known deal, facts that read it alone,
-        then those for which it is the last outcome read).  Their order changes as the
-        lab learns which fail (reset by :meth:`new_game`)."""
+    def _checks_of(self, kind: str, observed: bool) -> list["_Stage"]:
+        """The checks of a kind: first those of the mover's choices alone, then per outcome
+        those :meth:`draw` makes when it gives the outcome a value (the requirements and, in
+        a known deal, facts that read it alone, then those for which it is the last outcome
+        read)."""
         key = (kind, observed)
         found = self._checks.get(key)
         if found is None:
             info = self.kinds[kind]
-            req = self.machine.requirement
-            mover = [(False, w, e, where, req(w, e, where)) for w, e, where in info.mover_reqs]
-            if observed:
-                mover += [(True, w, f, where, None) for w, f, where in info.obs_mover]
-            found = [mover]
+            found = [self._stage(info.mover_reqs, info.obs_mover if observed else ())]
             for i, p in enumerate(info.outcome):
-                checks = [(False, w, e, where, req(w, e, where)) for w, e, where in info.single_reqs[p.name]]
-                if observed:
-                    checks += [(True, w, f, where, None) for w, f, where in info.obs_single[p.name]]
-                checks += [(False, w, e, where, req(w, e, where)) for w, e, where, _rw, _re in info.joint_stages[i]]
-                if observed:
-                    checks += [(True, w, f, where, None) for w, f, where, _rw, _rf in info.obs_stages[i]]
-                found.append(checks)
+                found.append(self._stage(
+                    (*info.single_reqs[p.name], *((w, e, where) for w, e, where, _rw, _re in info.joint_stages[i])),
+                    (*info.obs_single[p.name], *((w, f, where) for w, f, where, _rw, _rf in info.obs_stages[i]))
+                    if observed else ()))
             self._checks[key] = found
         return found
 
-    def _first_fails_first(self, checks: list[tuple[bool, Any, Any, str, Any]], env: Mapping[str, Any],
-                           world: Mapping[str, str] | None) -> bool:
-        """Whether every check (see :meth:`_checks_of`) holds; one that fails goes first
-        next time (the order changes no answer, only how soon a failure is found)."""
-        for j, (observed, when, expr, where, check) in enumerate(checks):
-            if not (self._obs_ok(when, expr, env, where, world) if observed else check(env)):
-                if j:
-                    checks.insert(0, checks.pop(j))
-                return False
-        return True
+    def _stage(self, reqs: Sequence[tuple[Any, Any, str]], facts: Sequence[tuple[Any, Any, str]]) -> "_Stage":
+        """Requirements checked as one function (the first that fails), then facts."""
+        return _Stage(tuple(reqs), self._first_failing(reqs), tuple(facts))
 
-    def new_game(self) -> None:
-        """Forget what :meth:`draw` learnt of the order of its checks: a game then runs the
-        same whichever games the lab played before (the results do not change either way,
-        but an error a rule file raises in a check is then met at the same point too)."""
-        self._checks.clear()
+    def _first_failing(self, reqs: Sequence[tuple[Any, Any, str]]) -> Any:
+        """The index of the first of these requirements that does not hold, or -1, as one
+        function of the environment (see :func:`~ruleslawyer.spec.expr.first_failing`)."""
+        checks = [self.machine.requirement(w, e, where) for w, e, where in reqs]
+
+        def exact(env: Mapping[str, Any]) -> int:
+            return next((i for i, check in enumerate(checks) if not check(env)), -1)
+        return first_failing([(w, e) for w, e, _where in reqs], exact) if reqs else lambda env: -1
+
+    def _failing(self, stage: "_Stage", env: Mapping[str, Any], world: Mapping[str, str] | None) -> Any:
+        """The first check of a stage that fails, as (when, expression or fact, where), or None."""
+        i = stage.first(env)
+        return stage.reqs[i] if i >= 0 else self._failing_fact(stage.facts, env, world)
+
+    def _failing_fact(self, facts: Sequence[tuple[Any, Any, str]], env: Mapping[str, Any],
+                      world: Mapping[str, str] | None) -> Any:
+        """The first of these facts that is false in the deal, or None."""
+        for entry in facts:
+            w, f, where = entry
+            if not self._obs_ok(w, f, env, where, world):
+                return entry
+        return None
 
     def _single_ok(self, state: State, actor: str, when: Expr | None, expr: Expr, where: str,
                    full: Mapping[str, Any], env: Mapping[str, Any]) -> bool:
@@ -891,6 +882,8 @@ class Lab:
         if out.env is not None:  # renewed: the next state's, as :meth:`env` would make it
             self._adopt(out.state, out.env)
             out.env = None
+        if not play.args and not out.revealed:
+            return out, play
         info = self.kinds[play.kind]
         args = dict(play.args)
         if info.reveals is not None and out.revealed:
@@ -900,6 +893,16 @@ class Lab:
 
 
 _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """What :meth:`Lab.draw` checks at one step: requirements (when, expression, where),
+    ``first`` giving the index of the first that fails (-1: none), then facts in the deal."""
+
+    reqs: tuple[tuple[Any, Any, str], ...]
+    first: Any
+    facts: tuple[tuple[Any, Any, str], ...]
 
 
 class _TooBig(Exception):

@@ -106,7 +106,6 @@ OPENING = 3
 def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: int,
                keep_log: bool, track: bool, attempt: int) -> GameRecord:
     rules, machine = lab.rules, lab.machine
-    lab.new_game()
     rng = game_rng(seed, index)  # the same stream at each attempt: the same deal and opening, another first
     players = seat_names(len(bots))
     n = len(players)

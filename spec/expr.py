@@ -29,8 +29,9 @@ import ast
 import contextlib
 import contextvars
 import operator
+from collections.abc import Mapping  # not typing.Mapping: isinstance() against it is slower
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import facts
 from .diagnostics import Diagnostic, DiagnosticError, Position
@@ -38,7 +39,7 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "evaluations", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
+           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
 class ExprError(Exception):
@@ -428,6 +429,64 @@ def evaluations() -> Iterator[None]:
         yield
     finally:
         _BUDGET.reset(token)
+
+
+def truth_of(when: Expr | None, expr: Expr, exact: Callable[[Env], bool]) -> Callable[[Env], bool]:
+    """A requirement's truth (``when`` false, or ``expr`` true) as one function of the
+    environment: within :func:`evaluations`, both expressions run as one generated function,
+    each as an outermost run (a budget of its own), when they give ``True`` or ``False``;
+    anything else (another value, an error, no evaluations()) is left to ``exact``, the
+    truth as the caller defines it from :meth:`Expr.run`.
+
+    >>> truth = truth_of(None, compile_expr("n > 1"), lambda env: False)
+    >>> with evaluations():
+    ...     truth({"n": 2}), truth({"n": "not a number"})
+    (True, False)
+    """
+    return _fused([(when, expr)], False, exact)
+
+
+def first_failing(requirements: Sequence[tuple[Expr | None, Expr]],
+                  exact: Callable[[Env], int]) -> Callable[[Env], int]:
+    """:func:`truth_of` of several requirements in order, as one function of the
+    environment: the index of the first that does not hold, or -1 (``exact``: the same,
+    from :meth:`Expr.run`, for every case the generated function leaves to it).
+
+    >>> first = first_failing([(None, compile_expr("n > 1")), (None, compile_expr("n > 5"))], lambda env: -2)
+    >>> with evaluations():
+    ...     first({"n": 9}), first({"n": 3}), first({"n": "?"})
+    (-1, 1, -2)
+    """
+    return _fused(requirements, True, exact)
+
+
+def _fused(requirements: Sequence[tuple[Expr | None, Expr]], index: bool, exact: Callable[[Env], Any]) -> Callable[[Env], Any]:
+    if any(e is not None and e.exact is None for pair in requirements for e in pair):
+        return exact  # the closures alone serve one of them
+    from .exprgen import generate_checks  # it imports this module
+    try:
+        trees = [tuple(None if e is None else ast.parse(e.source.replace("\n", " "), mode="eval") for e in pair)
+                 for pair in requirements]
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return exact
+    fn = generate_checks(trees, index)  # type: ignore[arg-type]
+    if fn is None:
+        return exact
+    get = _BUDGET.get
+
+    def run(env):  # type: ignore[no-untyped-def]  # the lab's hottest function: nothing around it
+        budget = get()
+        if budget is None or budget[1]:
+            return exact(env)
+        budget[1] = 1
+        try:
+            return fn(env, budget)
+        except Exception:  # noqa: BLE001 - exact gives the value or error
+            pass
+        finally:
+            budget[1] = 0
+        return exact(env)
+    return run
 
 
 def _traced(exc: ExprError, expr: Expr) -> ExprError:

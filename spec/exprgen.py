@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn
 from . import expr as x
 from .facts import Lin, is_formula
 
-__all__ = ["generate", "Bail"]
+__all__ = ["generate", "generate_checks", "Bail"]
 
 
 class Bail(Exception):
@@ -182,7 +182,7 @@ _HELPERS: dict[str, Any] = {
     "_attr": x._attr, "_frozenset": frozenset, "_add": _add, "_mul": _mul, "_mod": _mod,
     "_eq": operator.eq, "_ne": operator.ne, "_lt": operator.lt, "_le": operator.le, "_gt": operator.gt,
     "_ge": operator.ge, "_is": operator.is_, "_is_not": operator.is_not, "_contains": x._contains,
-    "_not_contains": x._not_contains,
+    "_not_contains": x._not_contains, "_Bail": Bail, "_max": x.MAX_STEPS,
     **{"_fn_" + name: fn for name, fn in x.FUNCTIONS.items()},
 }
 
@@ -500,23 +500,84 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
         value = gen.gen(tree.body, bound)
         body: list[ast.stmt] = [ast.Return(value=value)]
         if gen.charges:  # _n = 0; _r = value; budget[0] -= _n; if budget[0] < 0: _limit(); return _r
-            left = ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Load())
-            body = [ast.Assign(targets=[_store("_n")], value=_const(0)),
-                    ast.Assign(targets=[_store("_r")], value=value),
-                    ast.AugAssign(target=ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Store()),
-                                  op=ast.Sub(), value=_load("_n")),
-                    ast.If(test=_compare(left, (ast.Lt(), _const(0))), body=[ast.Expr(value=_call("_limit"))],
-                           orelse=[]),
-                    ast.Return(value=_load("_r"))]
-        fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *bound.values()), body=body,
-                             decorator_list=[], returns=None, type_comment=None)
-        module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
-        with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
-            warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(module, "<rule expression>", "exec")
+            body = [*_charged_run(value, "_r"), ast.Return(value=_load("_r"))]
+        return _function(body, bound.values(), None if params else (_UNBUDGETED,))
     except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
         return None
+
+
+def generate_checks(requirements: Iterable[tuple[ast.Expression | None, ast.Expression]],
+                    index: bool) -> Callable[[Any, list[Any]], Any] | None:
+    """One function ``(env, budget)`` that checks requirements (a condition or None, an
+    expression) in order, each of the two an outermost run (a budget of its own): the index
+    of the first whose condition is true and expression false, or -1 (``index``: else
+    False, or True); a value other than True or False raises :class:`Bail` (the caller's
+    exact way says what it means).  None when a tree is not translated.
+
+    >>> from ruleslawyer.spec.expr import Namespace
+    >>> first = generate_checks([(None, ast.parse("n > 1", mode="eval")),
+    ...                          (ast.parse("n > 2", mode="eval"), ast.parse("n > 5", mode="eval"))], True)
+    >>> first({"n": 2}, [0, 1]), first({"n": 3}, [0, 1]), first({"n": 0}, [0, 1])
+    (-1, 1, 0)
+    """
+    try:
+        gen = _Gen()
+        body: list[ast.stmt] = []
+        for i, (when, tree) in enumerate(requirements):
+            fails = [ast.Return(value=_const(i if index else False))]
+            test = _checked(gen, tree, "_r", fails)
+            if when is not None:
+                go = [ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(True))), body=[_raise_bail()],
+                             orelse=[]), *test]
+                test = [*_checked_value(gen, when, "_w"),
+                        ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(False))), body=go, orelse=[])]
+            body.extend(test)
+        body.append(ast.Return(value=_const(-1 if index else True)))
+        return _function(body, (), None)
+    except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
+        return None
+
+
+def _checked_value(gen: _Gen, tree: ast.Expression, target: str) -> list[ast.stmt]:
+    """``target = value`` of an outermost run: a fresh budget, the steps charged inline taken."""
+    gen.charges = False
+    value = gen.gen(tree.body, {})
+    fresh = ast.Assign(targets=[ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Store())],
+                       value=_load("_max"))
+    if not gen.charges:
+        return [fresh, ast.Assign(targets=[_store(target)], value=value)]
+    return [fresh, *_charged_run(value, target)]
+
+
+def _checked(gen: _Gen, tree: ast.Expression, target: str, fails: list[ast.stmt]) -> list[ast.stmt]:
+    """The value into ``target``, then ``fails`` when it is False (not True nor False: Bail)."""
+    other = ast.If(test=_compare(_load(target), (ast.Is(), _const(False))), body=fails, orelse=[_raise_bail()])
+    return [*_checked_value(gen, tree, target),
+            ast.If(test=_compare(_load(target), (ast.IsNot(), _const(True))), body=[other], orelse=[])]
+
+
+def _raise_bail() -> ast.stmt:
+    return ast.Raise(exc=_load("_Bail"), cause=None)
+
+
+def _charged_run(value: ast.expr, target: str) -> list[ast.stmt]:
+    """``_n = 0; target = value; budget[0] -= _n; if budget[0] < 0: _limit()``."""
+    left = ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Load())
+    return [ast.Assign(targets=[_store("_n")], value=_const(0)),
+            ast.Assign(targets=[_store(target)], value=value),
+            ast.AugAssign(target=ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Store()),
+                          op=ast.Sub(), value=_load("_n")),
+            ast.If(test=_compare(left, (ast.Lt(), _const(0))), body=[ast.Expr(value=_call("_limit"))], orelse=[])]
+
+
+def _function(body: list[ast.stmt], params: Iterable[str], defaults: tuple[Any, ...] | None) -> Callable[..., Any]:
+    """``def _rule(env, budget, *params): body`` compiled from its tree, over the helpers it uses."""
+    fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *params), body=body,
+                         decorator_list=[], returns=None, type_comment=None)
+    module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
+    with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(module, "<rule expression>", "exec")
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in _HELPERS}
-    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule",
-                              None if params else (_UNBUDGETED,))
+    return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", defaults)

@@ -341,6 +341,9 @@ def if_then_else(condition: Any, then: Any, otherwise: Any) -> Formula:
 def count(cards: Iterable[str], zones: Iterable[str], weight: int = 1) -> Lin:
     """How many of ``cards`` lie in ``zones`` (a card named twice counts twice)."""
     zs = frozenset(zones)
+    cards = list(cards)
+    if weight and zs and len(set(cards)) == len(cards):  # nothing to merge: Lin.of's terms, by card
+        return Lin(tuple((c, zs, weight) for c in sorted(cards)), 0)
     return Lin.of((c, zs, weight) for c in cards)
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .deal import build_deal, zone_functions
 from .dealmodel import Deal
 from .env import static_env
-from .expr import Expr, ExprError, Namespace, Scope
+from .expr import FUNCTIONS, Expr, ExprError, Namespace, Scope, truth_of
 from .facts import Const, Fact, is_formula
 from .model import CHOICE_TYPES, UNKNOWN, Effect, decided_by, Move, MoveParam, Observation, Ruleset
 
@@ -90,9 +90,10 @@ class State:
     def copy(self) -> "State":
         spaces = dict(self.spaces)
         kept = self._tokens
-        return State(self.players, self.phase, self.turn, self.first, self.out, spaces, dict(self.vars),
-                     self.ended, self.moves, self.setup, self.played,
-                     [spaces, kept[1], kept[2]] if kept is not None and kept[0] is self.spaces else None)
+        new = _new_state(State)  # every field set below, without the dataclass's __init__ (a state per move)
+        new.__dict__ = {**self.__dict__, "spaces": spaces, "vars": dict(self.vars),
+                        "_tokens": [spaces, kept[1], kept[2]] if kept is not None and kept[0] is self.spaces else None}
+        return new
 
     @property
     def active(self) -> list[str]:
@@ -130,6 +131,9 @@ class State:
             return counts.get((player, value), 0)
         except TypeError:  # an unhashable value equals no token's
             return 0
+
+
+_new_state = object.__new__
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,7 @@ class Machine:
         self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
         self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
         self._live: tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | None = None  # see renew()
+        self._outs: tuple[Any, ...] = (None, None)  # see _out_names()
 
     def reads(self, expr: Expr | None) -> frozenset[str]:
         """The move parameters an expression reads, itself or through the rule file's functions."""
@@ -255,11 +260,17 @@ class Machine:
         if setup[0] is not state.setup:  # the same set-up all game long: one view of it
             setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
         out = state.out
-        env.update(actor=actor, first=state.first, vars=Namespace.of(state.vars),
-                   move=Namespace(move) if move else _NO_MOVE, next_active=self._next_active(state),
-                   setup=setup[1], move_number=state.played + 1, phase=state.phase, turn=state.turn,
-                   out=frozenset(out), active=[p for p in players if p not in out] if out else list(players),
-                   ended=state.ended)
+        env["actor"] = actor
+        env["first"] = state.first
+        env["vars"] = Namespace.of(state.vars)
+        env["move"] = Namespace(move) if move else _NO_MOVE
+        env["out"], env["next_active"] = self._out_names(players, out)
+        env["setup"] = setup[1]
+        env["move_number"] = state.played + 1
+        env["phase"] = state.phase
+        env["turn"] = state.turn
+        env["active"] = [p for p in players if p not in out] if out else list(players)
+        env["ended"] = state.ended
         if self._tokens_on:
             per_player, supply = self.per_player, self.supply
             env["spaces"] = _Spaces(state.spaces)
@@ -268,20 +279,13 @@ class Machine:
             env["tokens_left_of"] = lambda p, v: supply.get(int(v), 0) - state.placed(p, v)
         return env
 
-    @staticmethod
-    def _next_active(state: State) -> Callable[..., str]:
-        players = state.players
-
-        def next_active(player, step=1):  # type: ignore[no-untyped-def]  # made per state: unannotated, cheaper to make
-            if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
-                raise ExprError(f"next_active({player!r}, {step!r}): a player and a step of +1 or -1")
-            i = players.index(player)
-            for k in range(1, len(players) + 1):
-                cand = players[(i + k * step) % len(players)]
-                if cand not in state.out:
-                    return cand
-            return player
-        return next_active
+    def _out_names(self, players: tuple[str, ...], out: tuple[str, ...]) -> tuple[frozenset[str], Callable[..., str]]:
+        """``out`` and ``next_active`` of a table with these players out (the last kept: they
+        change only when a player goes out)."""
+        kept = self._outs
+        if kept[0] is not players or kept[1] is not out:
+            kept = self._outs = (players, out, frozenset(out), _next_active(players, out))
+        return kept[2], kept[3]
 
     def _run(self, expr: Expr, env: Mapping[str, Any], where: str) -> Any:
         try:
@@ -377,10 +381,11 @@ class Machine:
             holds = self.holds
             return lambda env: holds(when, expr, env, where)  # the constants' value is kept there
         check = _truth_of(expr, where)
-        if when is None:
-            return check
-        condition = _truth_of(when, where)
-        return lambda env: not condition(env) or check(env)
+        if when is not None:
+            condition = _truth_of(when, where)
+            exact = check
+            check = lambda env: not condition(env) or exact(env)  # noqa: E731
+        return truth_of(when, expr, check)  # the same, in one frame
 
     def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -549,13 +554,17 @@ class Machine:
         verb, arg, run = eff.verb, eff.arg, self._run
         if verb == "when":
             then, other = self._steps(kind, eff.then), self._steps(kind, eff.otherwise)
+            fixed = self._constant(arg)
+            if fixed is not None and isinstance(fixed[0], bool):  # the rule set's constants decide
+                return then if fixed[0] else other
             truth = self.requirement(None, arg, where)  # the same truth, constants kept
 
             def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 (then if truth(env) else other)(s, play, args, out, env)
             return when
         if verb == "set":
-            values = tuple((name, e.run, e) for name, e in arg)
+            values = tuple((name, e.run if self._constant(e) is None else _returns(self._constant(e)[0]), e)
+                           for name, e in arg)
 
             def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 found = {}
@@ -597,7 +606,8 @@ class Machine:
                 who = run(arg, env, where)
                 if who not in s.out:
                     s.out = s.out + (who,)
-                env["out"], env["active"] = frozenset(s.out), s.active
+                env["out"], env["next_active"] = self._out_names(s.players, s.out)
+                env["active"] = s.active
             return eliminate
         if verb == "phase":
             def phase(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
@@ -613,6 +623,19 @@ class Machine:
                 out.ended_by = eff
             return end
         raise RuleError(f"{where}: an effect the machine does not know")  # pragma: no cover - the loader refuses it
+
+    def _constant(self, expr: Expr) -> tuple[Any] | None:
+        """(value,) of an expression that reads only the rule set's constants and built-in
+        functions, when the value cannot change (a number, a text, a frozen set...); else None
+        (None too when it fails: it fails where it runs, as it did)."""
+        static = self.static
+        if any(n not in static and (n not in FUNCTIONS or n in self.rules.functions) for n in expr.names):
+            return None
+        try:
+            value = expr.run(dict(static))
+        except Exception:  # noqa: BLE001 - see above
+            return None
+        return (value,) if _immutable(value) else None
 
     def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
         """Turn face up the face-down tokens of a space.
@@ -837,6 +860,31 @@ def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
                 todo.append(c)
         out[name] = frozenset(reads)
     return out
+
+
+def _next_active(players: tuple[str, ...], out: tuple[str, ...]) -> Callable[..., str]:
+    """The rule language's ``next_active(player, step=1)`` for a table with these players out."""
+    def next_active(player: str, step: int = 1) -> str:
+        if player not in players or isinstance(step, bool) or not isinstance(step, int) or step == 0:
+            raise ExprError(f"next_active({player!r}, {step!r}): a player and a step of +1 or -1")
+        i = players.index(player)
+        for k in range(1, len(players) + 1):
+            cand = players[(i + k * step) % len(players)]
+            if cand not in out:
+                return cand
+        return player
+    return next_active
+
+
+def _immutable(value: Any) -> bool:
+    if isinstance(value, (tuple, frozenset)):
+        return all(_immutable(v) for v in value)
+    return value is None or isinstance(value, (bool, int, str))
+
+
+def _returns(value: Any) -> Callable[[Mapping[str, Any]], Any]:
+    """An expression's run when its value is known."""
+    return lambda env: value
 
 
 def _whens(effects: Iterable[Effect]) -> Iterator[Effect]:

@@ -1,0 +1,207 @@
+"""Requirements checked as one generated function, the lab's one environment, and the
+small fast paths of the state machine, each against a plain way of computing the same.
+
+* ``first_failing`` / ``truth_of`` (spec/expr.py) against the requirements checked one at a
+  time through the closures: the same index, or the same error;
+* ``Machine.renew`` against ``Machine.env``: every expression of the rule set gives the
+  same value (or error) in both, at states of simulated games;
+* ``State.copy``, ``facts.count`` and the effects the constants settle against what they
+  replace.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.lab.bots import parse_bots
+from ruleslawyer.lab.engine import Lab
+from ruleslawyer.lab.game import play_game
+from ruleslawyer.spec import expr as X
+from ruleslawyer.spec.diagnostics import DiagnosticError
+from ruleslawyer.spec.expr import Expr, LimitError, compile_expr, evaluations, first_failing, truth_of
+from ruleslawyer.spec.facts import Lin, count, is_formula
+from ruleslawyer.spec.loader import load_rules
+from ruleslawyer.spec.machine import Machine, State
+
+from .test_exprgen import ENV, _expressions, _exprs
+
+
+def _plain(e: Expr) -> Callable[[Any], Any]:
+    """The closures alone, as an outermost run (a budget of its own)."""
+    closures = dataclasses.replace(e, run_fn=e.exact, exact=None) if e.exact is not None else e
+    return closures.run
+
+
+def _truth(value: Any) -> bool:
+    if is_formula(value):
+        raise TypeError("a fact has no truth")
+    return bool(value)
+
+
+def _sequential(reqs: list[tuple[Expr | None, Expr]]) -> Callable[[Any], int]:
+    """The plain way: each requirement in order, through the closures."""
+    runs = [(None if w is None else _plain(w), _plain(e)) for w, e in reqs]
+
+    def first(env: Any) -> int:
+        for i, (when, check) in enumerate(runs):
+            if when is not None and not _truth(when(env)):
+                continue
+            if not _truth(check(env)):
+                return i
+        return -1
+    return first
+
+
+def _outcome(fn: Callable[[Any], Any], env: Any) -> tuple[str, Any]:
+    try:
+        return "value", fn(env)
+    except LimitError:
+        return "error", LimitError
+    except Exception as exc:  # noqa: BLE001 - any error is compared by kind
+        return "error", type(exc).__name__
+
+
+def _compiled(sources: list[str]) -> list[Expr] | None:
+    try:
+        return [compile_expr(s) for s in sources]
+    except DiagnosticError:
+        return None
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.none() | _expressions(), _expressions()), min_size=1, max_size=4))
+def test_first_failing_agrees_with_the_requirements_one_at_a_time(pairs):
+    exprs = _compiled([s for pair in pairs for s in pair if s is not None])
+    if exprs is None:
+        return
+    it = iter(exprs)
+    reqs = [(None if w is None else next(it), next(it)) for w, _e in pairs]
+    plain = _sequential(reqs)
+    fused = first_failing(reqs, plain)
+    for env in (ENV, {**ENV, "x": 7}):
+        with evaluations():
+            assert _outcome(fused, env) == _outcome(plain, env)
+        if len(reqs) == 1:
+            one = truth_of(*reqs[0], lambda env: plain(env) < 0)
+            with evaluations():
+                expected = _outcome(plain, env)
+                got = _outcome(one, env)
+            assert got == (expected if expected[0] == "error" else ("value", expected[1] < 0))
+
+
+@pytest.mark.parametrize("when,check,expected", [
+    (None, "a > 1", -1), (None, "a > 5", 0), ("a > 5", "false", -1), ("a > 1", "b > 0", 0),
+    ("t", "xs == [1, 2, 3]", -1), (None, "len([x for x in range(2000000)]) > 0", "error"),
+])
+def test_first_failing_known_answers(when, check, expected):
+    reqs = [(None if when is None else compile_expr(when), compile_expr(check))]
+    fused = first_failing(reqs, _sequential(reqs))
+    with evaluations():
+        got = _outcome(fused, ENV)
+    assert got == (("error", LimitError) if expected == "error" else ("value", expected))
+
+
+def test_a_value_that_is_not_true_or_false_is_left_to_the_exact_way():
+    """``1`` is true for a requirement, but the generated function answers only True or False."""
+    calls = []
+
+    def exact(env: Any) -> int:
+        calls.append(env)
+        return 7
+    fused = first_failing([(None, compile_expr("a"))], exact)
+    with evaluations():
+        assert fused(ENV) == 7
+    assert len(calls) == 1
+
+
+# -- the lab's one environment ------------------------------------------------------------------
+
+def _values(env: dict[str, Any], exprs: list[Expr]) -> list[tuple[str, Any]]:
+    out = []
+    for e in exprs:
+        kind, value = _outcome(_plain(e), env)
+        out.append((kind, repr(value) if kind == "value" else value))
+    return out
+
+
+@pytest.mark.parametrize("name", ["lady-alice", "perfect-alibi"])
+def test_a_renewed_environment_gives_what_a_new_one_gives(name, monkeypatch):
+    """At states of simulated games, every expression of the rule set reads the same in the
+    environment :meth:`Machine.renew` keeps as in one :meth:`Machine.env` builds."""
+    rules = load_rules(name, variant="4p")
+    lab = Lab(rules)
+    machine = Machine(rules)
+    exprs = [e for e in _exprs(rules) if "move" not in e.names]
+    states: list[State] = []
+    apply = Lab.apply
+
+    def kept(self: Lab, state: State, play: Any) -> Any:
+        out = apply(self, state, play)
+        states.append(out[0].state)
+        return out
+    monkeypatch.setattr(Lab, "apply", kept)
+    weights = ";".join(f"{k}=0.05" for k in ("accuse", "guess") if k in rules.moves)
+    bots = parse_bots(f"random:{weights}", 4, list(rules.moves))
+    for i in range(2):
+        play_game(lab, bots, 5, i, 150, keep_log=False, track=False)
+    assert len(states) > 40
+    live: dict[str, Any] = {}
+    compared = 0
+    for state in states[::3]:
+        for actor in (None, state.players[1]):
+            fresh = machine.env(state, actor)
+            renewed = machine.renew(live, state, actor)
+            assert renewed is live and renewed.keys() == fresh.keys()
+            assert _values(renewed, exprs) == _values(fresh, exprs)
+            compared += 1
+    assert compared > 20
+
+
+def test_renewing_for_another_table_rebinds_it():
+    rules = load_rules("lady-alice", variant="4p")
+    machine = Machine(rules)
+    live: dict[str, Any] = {}
+    four = machine.start(["A", "B", "C", "D"])
+    other = machine.start(["W", "X", "Y", "Z"])
+    machine.renew(live, four)
+    assert machine.renew(live, other)["players"] == ["W", "X", "Y", "Z"]
+    assert live.keys() == machine.env(other).keys()
+
+
+# -- small fast paths -------------------------------------------------------------------------
+
+def test_a_copied_state_equals_the_original_and_shares_no_container():
+    machine = Machine(load_rules("lady-alice", variant="4p"))
+    state = machine.start(["A", "B", "C", "D"])
+    copy = state.copy()
+    assert copy == state and type(copy) is State
+    assert [f.name for f in dataclasses.fields(State)] == list(vars(copy))
+    copy.vars["suspicions"] = ["changed"]
+    copy.spaces[next(iter(copy.spaces))] = ("changed",)  # type: ignore[assignment]
+    assert state.vars["suspicions"] != ["changed"] and "changed" not in next(iter(state.spaces.values()))
+
+
+@given(st.lists(st.sampled_from("abcde"), max_size=6), st.sets(st.sampled_from(["z1", "z2", "z3"]), max_size=3),
+       st.integers(-2, 2))
+def test_count_gives_the_merged_terms(cards, zones, weight):
+    """``count``'s shortcut against ``Lin.of``, which merges and sorts any terms."""
+    zs = frozenset(zones)
+    expected = Lin.of([(c, zs, weight) for c in cards])
+    got = count(cards, zones, weight)
+    assert got.terms == expected.terms and got.constant == expected.constant
+
+
+@pytest.mark.parametrize("source,constant", [
+    ("set()", (frozenset(),)), ("'solved'", ("solved",)), ("none", (None,)), ("params.players", (4,)),
+    ("[1, 2]", None), ("vars.passed", None), ("actor", None), ("uncovered([])", None), ("1 // 0", None),
+])
+def test_effects_settle_only_values_that_cannot_change(source, constant):
+    """An effect's value the rule set's constants settle is computed once (a list is not: it
+    could be changed in place), nothing that reads the state, the move or a rule function."""
+    machine = Machine(load_rules("lady-alice", variant="4p"))
+    assert machine._constant(compile_expr(source)) == constant
