@@ -7,8 +7,8 @@ tokens left on the spaces —
   its cards, becomes readable);
 * ``remove: <condition on t>``: every token ``t`` meeting it leaves the board;
 * ``reveal_all``: every token is turned face up (its value must be known);
-* ``points: <expression>``: evaluated once per ``player``, added to
-  ``score[player]``;
+* ``points: <expression>``: evaluated once per ``player`` (once for all when
+  it does not read ``player``), added to ``score[player]``;
 
 then ``winners:`` (after its ``define:`` names, in order) lists the winners.
 
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from .diagnostics import Position
-from .expr import Expr, ExprError
+from .expr import Expr, ExprError, evaluations
 from .machine import Machine, RuleError, State, Token
-from .model import Cite
+from .model import Cite, ScoringStep
 
 __all__ = ["StepResult", "ScoreTable", "UnknownValues", "score", "winners_unscored"]
 
@@ -82,7 +82,11 @@ def _run(expr: Expr, env: Mapping[str, Any], where: str) -> Any:
     try:
         return expr.run(env)
     except ExprError as exc:
-        raise RuleError(f"scoring {where}: {expr.source}: {exc}") from None
+        raise _failed(expr, exc, where) from None
+
+
+def _failed(expr: Expr, exc: ExprError, where: str) -> RuleError:
+    return RuleError(f"scoring {where}: {expr.source}: {exc}")
 
 
 def score(machine: Machine, state: State, solution: Iterable[str],
@@ -98,61 +102,110 @@ def score(machine: Machine, state: State, solution: Iterable[str],
         raise RuleError("the rules declare no scoring")
     order = {c: i for i, c in enumerate(rules.items)}
     chosen = tuple(sorted(set(solution), key=lambda c: order.get(c, len(order))))
-    board = _with_values(state, values)
-    shown = False
-    scores = {p: 0 for p in state.players}
-    results: list[StepResult] = []
+    with evaluations():  # many outermost evaluations in a row: each its own budget, as without
+        return _Scoring(machine, _with_values(state, values), chosen).run()
 
-    built: list[dict[str, Any]] = []  # the board's environment, rebuilt when the board changes
 
-    def env(**extra: Any) -> dict[str, Any]:
-        if not built:
-            built.append(machine.env(board))
-        base = dict(built[0])
-        if shown:
-            base["solution"] = list(chosen)
-        base["score"] = dict(scores)
-        base.update(extra)
-        return base
+class _Scoring:
+    """One scoring of a board (a copy of the state, which the steps change)."""
 
-    for step in rules.scoring.steps:
-        where = f"step {step.id}"
+    def __init__(self, machine: Machine, board: State, chosen: tuple[str, ...]):
+        self.machine = machine
+        self.board = board
+        self.chosen = chosen
+        self.shown = False
+        self.known = False  # every token's value known (it stays so: the steps only remove or turn tokens)
+        self.scores = {p: 0 for p in board.players}
+        # The board's environment (Machine.env), built at its first use and kept up to date as
+        # the steps change the board; the rule file's functions read it, never a step's names.
+        self.env: dict[str, Any] | None = None
+
+    def run(self) -> ScoreTable:
+        scoring = self.machine.rules.scoring
+        assert scoring is not None
+        results = [r for r in map(self.step, scoring.steps) if r is not None]
+        names = self.names()
+        for name, expr in scoring.define:
+            names[name] = _run(expr, names, f"winners define {name}")
+        winners = _run(scoring.winners, names, "winners")
+        return ScoreTable(self.chosen, tuple(results), self.scores, tuple(winners))
+
+    def names(self) -> dict[str, Any]:
+        """What a step's expression reads: the board's environment, the solution once
+        shown, the scores so far (each step its own copies)."""
+        if self.env is None:
+            self.env = self.machine.env(self.board)
+        names = dict(self.env)
+        if self.shown:
+            names["solution"] = list(self.chosen)
+        names["score"] = dict(self.scores)
+        return names
+
+    def step(self, step: ScoringStep) -> StepResult | None:
+        """Run one step (None: a kind this module does not know, which does nothing)."""
         if step.kind == "show_solution":
-            shown = True
-            results.append(StepResult(step.id, step.kind, step.cite, step.position))
-        elif step.kind == "remove":
-            assert step.expr is not None
-            names = env()
-            gone = []
-            for t in board.tokens:
-                names["t"] = t
-                if _run(step.expr, names, where):
-                    gone.append(t)
-            out = {id(t) for t in gone}
-            board.spaces = {c: tuple(t for t in stack if id(t) not in out) for c, stack in board.spaces.items()}
-            built.clear()
-            results.append(StepResult(step.id, step.kind, step.cite, step.position, removed=tuple(gone)))
-        elif step.kind == "reveal_all":
-            _need_values(board, step.id)
-            board.spaces = {c: tuple(replace(t, face_up=True) for t in stack) for c, stack in board.spaces.items()}
-            built.clear()
-            results.append(StepResult(step.id, step.kind, step.cite, step.position))
-        elif step.kind == "points":
-            assert step.expr is not None
-            _need_values(board, step.id)
-            names = env()
-            points = {}
-            for p in board.players:
-                names["player"] = p
-                points[p] = int(_run(step.expr, names, where))
+            self.shown = True
+            return StepResult(step.id, step.kind, step.cite, step.position)
+        if step.kind == "remove":
+            return StepResult(step.id, step.kind, step.cite, step.position, removed=self.remove(step))
+        if step.kind == "reveal_all":
+            self.need_values(step.id)
+            self.change({id(t): replace(t, face_up=True) for t in self.board.token_list() if not t.face_up})
+            return StepResult(step.id, step.kind, step.cite, step.position)
+        if step.kind == "points":
+            points = self.points(step)
             for p, n in points.items():
-                scores[p] += n
-            results.append(StepResult(step.id, step.kind, step.cite, step.position, points=points))
-    names = env()
-    for name, expr in rules.scoring.define:
-        names[name] = _run(expr, names, f"winners define {name}")
-    winners = _run(rules.scoring.winners, names, "winners")
-    return ScoreTable(chosen, tuple(results), scores, tuple(winners))
+                self.scores[p] += n
+            return StepResult(step.id, step.kind, step.cite, step.position, points=points)
+        return None
+
+    def remove(self, step: ScoringStep) -> tuple[Token, ...]:
+        """The tokens meeting the step's condition, taken off the board."""
+        expr = step.expr
+        assert expr is not None
+        names, run, gone = self.names(), expr.run, []
+        for t in self.board.token_list():
+            names["t"] = t
+            try:
+                value = run(names)
+            except ExprError as exc:
+                raise _failed(expr, exc, f"step {step.id}") from None
+            if value:
+                gone.append(t)
+        self.change(dict.fromkeys(map(id, gone)))
+        return tuple(gone)
+
+    def points(self, step: ScoringStep) -> dict[str, int]:
+        """Each player's points of the step."""
+        expr = step.expr
+        assert expr is not None
+        self.need_values(step.id)
+        names, players, where = self.names(), self.board.players, f"step {step.id}"
+        points: dict[str, int] = {}
+        for p in players:
+            names["player"] = p
+            points[p] = int(_run(expr, names, where))
+            if "player" not in expr.names:  # the same for every player: evaluated once
+                return dict.fromkeys(players, points[p])
+        return points
+
+    def change(self, new: Mapping[int, Token | None]) -> None:
+        """Replace tokens on the board (by ``id``; None: the token leaves it), in place so
+        that the environment's ``spaces`` follows; then the environment's ``tokens``."""
+        if not new:
+            return
+        board = self.board
+        board.spaces.update({c: tuple(r for r in (new.get(id(t), t) for t in stack) if r is not None)
+                             for c, stack in board.spaces.items()
+                             if stack and not new.keys().isdisjoint(map(id, stack))})
+        board._tokens = None  # the token list kept with the spaces is stale (as after the machine's effects)
+        if self.env is not None:
+            self.env["tokens"] = board.token_list()
+
+    def need_values(self, step: str) -> None:
+        if not self.known:
+            _need_values(self.board, step)
+            self.known = True
 
 
 def _with_values(state: State, values: Mapping[int, int] | None) -> State:
