@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
-from ..spec.expr import Expr, Namespace, first_failing
+from ..spec.expr import Expr, Namespace, first_failing, holding
 from ..spec.facts import Const, Fact, is_formula
 from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
@@ -73,6 +73,10 @@ class KindInfo:
     may_score: bool = True  # writes something the scoring reads
     needs_env: bool = True  # a mover's parameter has a size or maximum to compute
     equality: frozenset[str] = field(default_factory=frozenset)  # counts observed by an equality
+    blank: dict[str, None] = field(default_factory=dict)  # every outcome, then every mover's parameter: None
+    zeros: dict[str, int] = field(default_factory=dict)  # every count outcome: 0
+    # count -> the fact of its equality when that reads no other outcome (see Lab._outcome_values)
+    settling: dict[str, Expr] = field(default_factory=dict)
     # requirements (when, expr, where) by the outcomes they read: none, one, several
     mover_reqs: tuple[Any, ...] = ()
     single_reqs: dict[str, list[Any]] = field(default_factory=dict)
@@ -135,7 +139,7 @@ class Lab:
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
         self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
-        self._checks: dict[tuple[str, bool], list[_Stage]] = {}  # see _checks_of()
+        self._checks: dict[tuple[str, bool, frozenset[str]], list[_Stage]] = {}  # see _checks_of()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -215,13 +219,28 @@ class Lab:
             info.needs_env = any(self._constant(e) is None for p in info.mover for e in (p.size, p.max) if e is not None)
             info.equality = frozenset(p.name for p in outcome if p.type == "count"
                                       and self._equality_observed(move, p))
+            mover_names = {p.name for p in info.mover}
+            info.blank = {**{p.name: None for p in outcome}, **{p.name: None for p in info.mover}}
+            info.zeros = {p.name: 0 for p in outcome if p.type == "count"}
+            for p in outcome:
+                fact = self._equality_observed(move, p)
+                if p.name in info.equality and isinstance(fact, Expr) and attrs(fact) <= mover_names | {p.name}:
+                    info.settling[p.name] = fact
             self.kinds[kind] = info
         self.end_labels = declared_ends(rules)
-        self._due = any(info.due is not None for info in self.kinds.values())
+        #: whether some kind is due when the rules say so (else :meth:`due` always answers nothing)
+        self.has_due = any(info.due is not None for info in self.kinds.values())
+        free_open = []
         for info in self.kinds.values():
             # :meth:`actors` answers nothing once the game has ended: what that settles is dropped
-            info.free_failing = self._first_failing(
-                [(w, e, where) for w, e, where in info.free if self._settled(w, e, {"ended": False}) is not True])
+            reqs = [(w, e, where) for w, e, where in info.free if self._settled(w, e, {"ended": False}) is not True]
+            info.free_failing = self._first_failing(reqs)
+            free_open.append([(w, e) for w, e, _where in reqs])
+        infos = list(self.kinds.values())
+        # the kinds whose free requirements hold, all checked as one function (each kind's own the exact way)
+        self._open = holding(free_open, lambda env: [i for i, info in enumerate(infos) if info.free_failing(env) < 0])
+        self._kind_names = list(self.kinds)
+        self._claiming = frozenset(kind for kind, info in self.kinds.items() if info.claims)
         scoring = rules.scoring
         self.scores = scoring is not None and any(st.kind == "points" for st in scoring.steps)
         if scoring is not None:
@@ -233,6 +252,9 @@ class Lab:
             for info in self.kinds.values():
                 info.may_score = bool(_state_written(info.move.effects) & read)
         self._items_cache: dict[tuple[str, ...], list[str]] = {}
+        self._samplers: dict[int, Any] = {}  # see _sampler()
+        self._item_sets: dict[tuple[str, ...], frozenset[str]] = {}
+        self._tidying: dict[tuple[str, str], Any] = {}  # see _tidy()
         self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
@@ -258,19 +280,19 @@ class Lab:
 
     def actors(self, state: State, players: Sequence[str] | None = None) -> dict[str, list[str]]:
         """Player -> kinds open to them now: the requirements that read no move parameter
-        hold (players with none left out).  One environment per state; a kind's requirements
-        are checked as one function (:meth:`_first_failing`)."""
+        hold (players with none left out).  One environment per state; the requirements of
+        every kind are checked as one function (:func:`~ruleslawyer.spec.expr.holding`)."""
         if state.ended:
             return {}
         env = self.env(state)
         env["move"] = _EMPTY
-        kinds = self.kinds.items()
+        names, open_ = self._kind_names, self._open
         out: dict[str, list[str]] = {}
         for p in players if players is not None else state.players:
             env["actor"] = p
-            found = [kind for kind, info in kinds if info.free_failing(env) < 0]
+            found = open_(env)
             if found:
-                out[p] = found
+                out[p] = [names[i] for i in found]
         return out
 
     def env(self, state: State) -> dict[str, Any]:
@@ -312,7 +334,7 @@ class Lab:
     def due(self, state: State) -> list[tuple[str, str]]:
         """The moves the rules oblige someone to make now (``due:`` of the rule file), as
         (player, kind), when the kind is open to that player."""
-        if state.ended or not self._due:
+        if state.ended or not self.has_due:
             return []
         out: list[tuple[str, str]] = []
         env: dict[str, Any] | None = None
@@ -332,14 +354,19 @@ class Lab:
         such a move, else among those with any (a claim is never forced on anyone)."""
         if not open_:
             return None
-        plain = [p for p, kinds in open_.items() if any(not self.kinds[k].claims for k in kinds)]
-        if state.turn in plain:
+        turn = open_.get(state.turn)
+        if turn is not None and not self.claims_only(turn):
             return state.turn
+        plain = [p for p, kinds in open_.items() if not self.claims_only(kinds)]
         if plain:
             return plain[0] if len(plain) == 1 else rng.choice(plain)
         if state.turn in open_:
             return state.turn
         return rng.choice(sorted(open_))
+
+    def claims_only(self, kinds: Iterable[str]) -> bool:
+        """Whether every one of these kinds claims something (none, too, for no kind)."""
+        return self._claiming.issuperset(kinds)
 
     # -- the mover's choices ------------------------------------------------------------
     def items(self, p: MoveParam) -> list[str]:
@@ -347,6 +374,13 @@ class Lab:
         found = self._items_cache.get(comps)
         if found is None:
             found = self._items_cache[comps] = [i for c in comps for i in self.rules.components[c].items]
+        return found
+
+    def _item_set(self, p: MoveParam) -> frozenset[str]:
+        comps = _components(p)
+        found = self._item_sets.get(comps)
+        if found is None:
+            found = self._item_sets[comps] = frozenset(self.items(p))
         return found
 
     def _size(self, p: MoveParam, env: Mapping[str, Any]) -> int | None:
@@ -398,7 +432,8 @@ class Lab:
             return list(range(0, int(self._value(p.max, env, p.name)) + 1))
         if t == "items":
             if decided_by(p) == "outcome" and p.size is None:
-                pool = [c for c in dict.fromkeys(named) if c in set(self.items(p))]
+                among = self._item_set(p)
+                pool = [c for c in dict.fromkeys(named) if c in among]
                 return [list(c) for k in range(len(pool) + 1) for c in itertools.combinations(pool, k)]
             if p.size is not None and env is None:
                 env = self._actor_env(state, actor)
@@ -434,37 +469,51 @@ class Lab:
     def sample_value(self, state: State, actor: str, p: MoveParam, rng: random.Random,
                      env: Mapping[str, Any]) -> Any:
         """One value of a mover's parameter, uniformly (a list: its size, then its items)."""
+        return self._sampler(p)(state, rng, env)
+
+    def _sampler(self, p: MoveParam) -> Any:
+        """:meth:`sample_value` of one parameter as a function ``(state, rng, env)``, what does
+        not change worked out once (a random bot samples at every move)."""
+        found = self._samplers.get(id(p))
+        if found is None:
+            found = self._samplers[id(p)] = self._make_sampler(p)
+        return found
+
+    def _make_sampler(self, p: MoveParam) -> Any:
         t = p.type
-        if t == "item":
-            return rng.choice(self.items(p))
+        if t in ("item", "token_value", "choice"):
+            values = self.items(p) if t == "item" else sorted(self.machine.supply) if t == "token_value" \
+                else list(getattr(p, "values", ()))
+            return lambda state, rng, env: rng.choice(values)
         if t == "player":
-            return rng.choice(state.players)
-        if t == "token_value":
-            return rng.choice(sorted(self.machine.supply))
-        if t == "choice":
-            return rng.choice(list(getattr(p, "values", ())))
+            return lambda state, rng, env: rng.choice(state.players)
         if t == "flag":
-            return rng.random() < 0.5
+            return lambda state, rng, env: rng.random() < 0.5
         if t == "count":
-            top = self._value(p.max, env, p.name) if p.max is not None else self.n_cards
-            return rng.randint(0, int(top))
-        if t == "items":
-            pools = self._pools(p)
-            pool = pools[0] if len(pools) == 1 else rng.choice(pools)
+            return lambda state, rng, env: rng.randint(
+                0, int(self._value(p.max, env, p.name) if p.max is not None else self.n_cards))
+        if t != "items":
+            return lambda state, rng, env: None
+        pools = self._pools(p)
+        grouped = [self._grouped(pool, p.distinct) for pool in pools] if p.distinct else None
+
+        def items(state: State, rng: random.Random, env: Mapping[str, Any]) -> list[str]:
+            k = 0 if len(pools) == 1 else rng.randrange(len(pools))  # rng.choice(pools), the same draw
+            pool = pools[k]
             size = self._size(p, env)
             if size is None:
                 size = rng.randint(1, len(pool))
-            if p.distinct:
-                groups = self._grouped(pool, p.distinct)
+            if grouped is not None:
+                groups = grouped[k]
                 size = min(size, len(groups))
                 return [rng.choice(groups[g]) for g in sorted(rng.sample(range(len(groups)), size))]
             return rng.sample(pool, min(size, len(pool)))
-        return None
+        return items
 
     def sample_args(self, state: State, actor: str, kind: str, rng: random.Random) -> dict[str, Any]:
         info = self.kinds[kind]
         env = self._actor_env(state, actor) if info.needs_env else {}
-        return {p.name: self.sample_value(state, actor, p, rng, env) for p in info.mover}
+        return {p.name: self._sampler(p)(state, rng, env) for p in info.mover}
 
     def mover_choices(self, state: State, actor: str, kind: str, limit: int = MAX_ENUMERATE,
                       exclude: frozenset[str] | set[str] = frozenset()) -> Iterator[dict[str, Any]]:
@@ -486,9 +535,9 @@ class Lab:
 
     # -- outcomes ------------------------------------------------------------------------
     @staticmethod
-    def _equality_observed(move: Move, p: MoveParam) -> bool:
-        """Whether an observation of the move (without a condition) is ``<count> == move.<p>``:
-        then the true count is the parameter's one completion."""
+    def _equality_observed(move: Move, p: MoveParam) -> Expr | None:
+        """The fact of an observation of the move (without a condition) ``<count> == move.<p>``,
+        when there is one: then the true count is the parameter's one completion."""
         for ob in move.observe:
             if ob.when is not None:
                 continue
@@ -500,9 +549,10 @@ class Lab:
                 right = tree.comparators[0]
                 if isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name) \
                         and right.value.id == "move" and right.attr == p.name \
-                        and isinstance(tree.left, ast.Call):
-                    return True
-        return False
+                        and isinstance(tree.left, ast.Call) \
+                        and not any(isinstance(n, ast.Attribute) and n.attr == p.name for n in ast.walk(tree.left)):
+                    return ob.fact
+        return None
 
     def completions(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                     world: Mapping[str, str] | None, rng: random.Random | None = None) -> list[Play]:
@@ -560,14 +610,15 @@ class Lab:
         return not info.outcome and not info.mover_reqs and not (world is not None and info.obs_mover)
 
     def _outcome_values(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
-                        world: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
+                        world: Mapping[str, str] | None,
+                        settled: list[str] | None = None) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
         """The move's parameters so far, the environment, and every value each outcome may
         take, in the rule file's order (an optional one: None last), not yet filtered;
-        None when a requirement or fact of the mover's choices alone fails."""
+        None when a requirement or fact of the mover's choices alone fails.  ``settled``
+        gets the outcomes whose one value makes their equality true (it needs no check)."""
         info = self.kinds[kind]
         m = self.machine
-        blank = {p.name: None for p in info.outcome}
-        base = {**blank, **{p.name: None for p in info.mover}, **args}
+        base = {**info.blank, **args}
         env = self.env(state)
         env["actor"], env["move"] = actor, Namespace(base)
         failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
@@ -579,10 +630,12 @@ class Lab:
         for p in info.outcome:
             values: list[Any] | None = None
             if world is not None and p.name in info.equality:
-                probe = Play(kind, actor, {**args, **{q.name: 0 for q in info.outcome if q.type == "count"}})
-                value = m.observed_value(state, probe, p.name, world, env)
+                probe = Play(kind, actor, {**args, **info.zeros})
+                value, fact = m.observed_by(state, probe, p.name, world, env)
                 if value is not None:
                     values = [value]
+                    if settled is not None and fact is not None and fact is info.settling.get(p.name):
+                        settled.append(p.name)
             if values is None:
                 env["move"] = _EMPTY
                 values = self.options(state, actor, p, named, env=env)
@@ -611,7 +664,7 @@ class Lab:
         if self._as_chosen(info, world):
             return Play(kind, actor, dict(args))
         if not info.outcome:  # nothing to search: the mover's choices are checked, as below
-            full = {**{p.name: None for p in info.mover}, **args}
+            full = {**info.blank, **args}
             env = self.env(state)
             env["actor"], env["move"] = actor, Namespace(full)
             failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
@@ -619,14 +672,15 @@ class Lab:
                 self._failed = failed
                 return None
             return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
-        found_axes = self._outcome_values(state, actor, kind, args, world)
+        settled: list[str] = []
+        found_axes = self._outcome_values(state, actor, kind, args, world, settled)
         if found_axes is None:
             return None
         base, env, every = found_axes
         names = [p.name for p in info.outcome]
         full = dict(base)
         env["move"] = Namespace.of(full)  # follows the values tried
-        stages = self._checks_of(kind, world is not None)[1:]  # per outcome
+        stages = self._checks_of(kind, world is not None, frozenset(settled))[1:]  # per outcome
         try:
             if not self._search(0, names, every, full, stages, env, world, rng, [0]):
                 return None
@@ -676,21 +730,22 @@ class Lab:
         read = self._attrs(when) | self._attrs(expr)
         return "*" not in read and not (read & set(names))
 
-    def _checks_of(self, kind: str, observed: bool) -> list["_Stage"]:
+    def _checks_of(self, kind: str, observed: bool, settled: frozenset[str] = frozenset()) -> list["_Stage"]:
         """The checks of a kind: first those of the mover's choices alone, then per outcome
         those :meth:`draw` makes when it gives the outcome a value (the requirements and, in
         a known deal, facts that read it alone, then those for which it is the last outcome
-        read)."""
-        key = (kind, observed)
+        read); without the equalities of the ``settled`` outcomes (true by their value)."""
+        key = (kind, observed, settled)
         found = self._checks.get(key)
         if found is None:
             info = self.kinds[kind]
+            true = {id(info.settling[n]) for n in settled}
             found = [self._stage(info.mover_reqs, info.obs_mover if observed else ())]
             for i, p in enumerate(info.outcome):
+                facts = (*info.obs_single[p.name], *((w, f, where) for w, f, where, _rw, _rf in info.obs_stages[i]))
                 found.append(self._stage(
                     (*info.single_reqs[p.name], *((w, e, where) for w, e, where, _rw, _re in info.joint_stages[i])),
-                    (*info.obs_single[p.name], *((w, f, where) for w, f, where, _rw, _rf in info.obs_stages[i]))
-                    if observed else ()))
+                    tuple(entry for entry in facts if id(entry[1]) not in true) if observed else ()))
             self._checks[key] = found
         return found
 
@@ -701,9 +756,11 @@ class Lab:
     def _first_failing(self, reqs: Sequence[tuple[Any, Any, str]]) -> Any:
         """The index of the first of these requirements that does not hold, or -1, as one
         function of the environment (see :func:`~ruleslawyer.spec.expr.first_failing`)."""
-        checks = [self.machine.requirement(w, e, where) for w, e, where in reqs]
+        checks: list[Any] = []  # made when first needed (the generated function serves the usual case)
 
         def exact(env: Mapping[str, Any]) -> int:
+            if not checks:
+                checks.extend(self.machine.requirement(w, e, where) for w, e, where in reqs)
             return next((i for i, check in enumerate(checks) if not check(env)), -1)
         return first_failing([(w, e) for w, e, _where in reqs], exact) if reqs else lambda env: -1
 
@@ -869,7 +926,11 @@ class Lab:
                 bare = {k: v for k, v in play.args.items() if k != p.name}
                 env = self._actor_env(state, play.actor)
                 env["move"] = Namespace({**{q.name: None for q in info.move.params}, **bare})
-                if all(self._req_ok(w, e, env, where) for w, e, where in (*info.single_reqs[p.name], *info.joint_reqs)):
+                key = (play.kind, p.name)
+                check = self._tidying.get(key)
+                if check is None:
+                    check = self._tidying[key] = self._first_failing((*info.single_reqs[p.name], *info.joint_reqs))
+                if check(env) < 0:
                     play = Play(play.kind, play.actor, bare)
         return play
 
@@ -877,8 +938,10 @@ class Lab:
     def apply(self, state: State, play: Play) -> tuple[Outcome, Play]:
         """Play a legal move; the play as a log records it (reveals filled in, parameters
         in the rule file's order)."""
+        kept = self._envs
         self._envs = None  # the environment becomes the next state's
-        out = self.machine.play(state, play, legal=True, keep_env=True, into=self._live)
+        out = self.machine.play(state, play, legal=True, keep_env=True, into=self._live,
+                                into_holds=kept[0] if kept is not None else None)
         if out.env is not None:  # renewed: the next state's, as :meth:`env` would make it
             self._adopt(out.state, out.env)
             out.env = None

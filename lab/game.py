@@ -147,7 +147,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 play = by_player[p].interject(Turn(lab, state, p, kinds_open, world, rng, deal, view))
                 if play is not None:
                     break
-        if play is None:
+        if play is None and lab.has_due:
             play = _due(lab, state, by_player, world, rng, deal, views)
             if play is False:
                 end = STUCK
@@ -155,10 +155,10 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
         if play is None:
             # the player whose turn it is moves when a move that claims nothing is open to them
             open_ = lab.actors(state, [state.turn])
-            if not any(not lab.kinds[k].claims for k in open_.get(state.turn, [])):
+            if lab.claims_only(open_.get(state.turn, ())):
                 open_ = lab.actors(state)
                 if attempt < n - 1 and len(plays) <= OPENING * n and \
-                        not any(not lab.kinds[k].claims for ks in open_.values() for k in ks):
+                        all(lab.claims_only(ks) for ks in open_.values()):
                     end = STUCK  # the opening left nothing but claims open: played again
                     break
             actor = lab.mover(state, open_, rng)

@@ -39,7 +39,7 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
+           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
 class ExprError(Exception):
@@ -443,7 +443,7 @@ def truth_of(when: Expr | None, expr: Expr, exact: Callable[[Env], bool]) -> Cal
     ...     truth({"n": 2}), truth({"n": "not a number"})
     (True, False)
     """
-    return _fused([(when, expr)], False, exact)
+    return _fused([[(when, expr)]], "truth", exact)
 
 
 def first_failing(requirements: Sequence[tuple[Expr | None, Expr]],
@@ -457,19 +457,71 @@ def first_failing(requirements: Sequence[tuple[Expr | None, Expr]],
     ...     first({"n": 9}), first({"n": 3}), first({"n": "?"})
     (-1, 1, -2)
     """
-    return _fused(requirements, True, exact)
+    return _fused([requirements], "index", exact)
 
 
-def _fused(requirements: Sequence[tuple[Expr | None, Expr]], index: bool, exact: Callable[[Env], Any]) -> Callable[[Env], Any]:
-    if any(e is not None and e.exact is None for pair in requirements for e in pair):
+def holding(groups: Sequence[Sequence[tuple[Expr | None, Expr]]],
+            exact: Callable[[Env], list[int]]) -> Callable[[Env], list[int]]:
+    """The indices of the groups of requirements that all hold, as one function of the
+    environment (as :func:`first_failing`, ``exact`` for every case the generated function
+    leaves to it).
+
+    >>> open_ = holding([[(None, compile_expr("n > 1"))], [(None, compile_expr("n > 5"))]], lambda env: [])
+    >>> with evaluations():
+    ...     open_({"n": 9}), open_({"n": 3})
+    ([0, 1], [0])
+    """
+    return _fused(groups, "open", exact)
+
+
+def each(expr: Expr, name: str, answer: str) -> Callable[[Env, Sequence[Any]], list[Any] | None]:
+    """The expression run once per item, the item read as ``name``, as one function
+    ``(env, items)``: with ``answer`` "true", the items for which it gives True; "int", the
+    values, each an int.  Within :func:`evaluations`, one generated function runs them, each
+    as an outermost run (a budget of its own); it answers None for any other case (another
+    value, an error, no evaluations()), which the caller's exact way decides.
+
+    >>> keep = each(compile_expr("t > n"), "t", "true")
+    >>> with evaluations():
+    ...     keep({"n": 1}, [3, 1, 2]), keep({"n": "?"}, [3])
+    ([3, 2], None)
+    """
+    fn = None
+    if expr.exact is not None:
+        from .exprgen import generate_each  # it imports this module
+        try:
+            fn = generate_each(ast.parse(expr.source.replace("\n", " "), mode="eval"), name, answer)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            fn = None
+    get = _BUDGET.get
+
+    def run(env, items):  # type: ignore[no-untyped-def]
+        budget = get()
+        if fn is None or budget is None or budget[1]:
+            return None
+        budget[1] = 1
+        try:
+            return fn(env, budget, items)
+        except Exception:  # noqa: BLE001 - the exact way gives the value or error
+            return None
+        finally:
+            budget[1] = 0
+    return run
+
+
+def _fused(groups: Sequence[Sequence[tuple[Expr | None, Expr]]], answer: str,
+           exact: Callable[[Env], Any]) -> Callable[[Env], Any]:
+    """The function :func:`exprgen.generate_checks` makes (``answer``), run within the
+    budget's protocol, with ``exact`` for anything it leaves."""
+    if any(e is not None and e.exact is None for group in groups for pair in group for e in pair):
         return exact  # the closures alone serve one of them
     from .exprgen import generate_checks  # it imports this module
     try:
-        trees = [tuple(None if e is None else ast.parse(e.source.replace("\n", " "), mode="eval") for e in pair)
-                 for pair in requirements]
+        trees = [[tuple(None if e is None else ast.parse(e.source.replace("\n", " "), mode="eval") for e in pair)
+                  for pair in group] for group in groups]
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return exact
-    fn = generate_checks(trees, index)  # type: ignore[arg-type]
+    fn = generate_checks(trees, answer)  # type: ignore[arg-type]
     if fn is None:
         return exact
     get = _BUDGET.get

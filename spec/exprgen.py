@@ -29,12 +29,12 @@ import math
 import operator
 import types
 import warnings
-from typing import Any, Callable, Iterable, Iterator, NoReturn
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from . import expr as x
 from .facts import Lin, is_formula
 
-__all__ = ["generate", "generate_checks", "Bail"]
+__all__ = ["generate", "generate_checks", "generate_each", "Bail"]
 
 
 class Bail(Exception):
@@ -182,7 +182,7 @@ _HELPERS: dict[str, Any] = {
     "_attr": x._attr, "_frozenset": frozenset, "_add": _add, "_mul": _mul, "_mod": _mod,
     "_eq": operator.eq, "_ne": operator.ne, "_lt": operator.lt, "_le": operator.le, "_gt": operator.gt,
     "_ge": operator.ge, "_is": operator.is_, "_is_not": operator.is_not, "_contains": x._contains,
-    "_not_contains": x._not_contains, "_Bail": Bail, "_max": x.MAX_STEPS,
+    "_not_contains": x._not_contains, "_Bail": Bail, "_max": x.MAX_STEPS, "_once": (None,),
     **{"_fn_" + name: fn for name, fn in x.FUNCTIONS.items()},
 }
 
@@ -506,42 +506,93 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
         return None
 
 
-def generate_checks(requirements: Iterable[tuple[ast.Expression | None, ast.Expression]],
-                    index: bool) -> Callable[[Any, list[Any]], Any] | None:
-    """One function ``(env, budget)`` that checks requirements (a condition or None, an
-    expression) in order, each of the two an outermost run (a budget of its own): the index
-    of the first whose condition is true and expression false, or -1 (``index``: else
-    False, or True); a value other than True or False raises :class:`Bail` (the caller's
-    exact way says what it means).  None when a tree is not translated.
+def generate_checks(groups: Sequence[Sequence[tuple[ast.Expression | None, ast.Expression]]],
+                    answer: str) -> Callable[[Any, list[Any]], Any] | None:
+    """One function ``(env, budget)`` that checks groups of requirements (a condition or None,
+    an expression), each in order, each of the two an outermost run (a budget of its own).
+    A requirement holds when its condition is False or its expression True; a value other
+    than True or False raises :class:`Bail` (the caller's exact way says what it means).
+    ``answer`` (one group): "index", the index of the first that does not hold, or -1;
+    "truth", whether all hold; or (any groups) "open", the indices of the groups whose
+    requirements all hold.  None when a tree is not translated.
 
-    >>> from ruleslawyer.spec.expr import Namespace
-    >>> first = generate_checks([(None, ast.parse("n > 1", mode="eval")),
-    ...                          (ast.parse("n > 2", mode="eval"), ast.parse("n > 5", mode="eval"))], True)
+    >>> first = generate_checks([[(None, ast.parse("n > 1", mode="eval")),
+    ...                           (ast.parse("n > 2", mode="eval"), ast.parse("n > 5", mode="eval"))]], "index")
     >>> first({"n": 2}, [0, 1]), first({"n": 3}, [0, 1]), first({"n": 0}, [0, 1])
     (-1, 1, 0)
+    >>> generate_checks([[(None, ast.parse("n > 1", mode="eval"))], []], "open")({"n": 0}, [0, 1])
+    [1]
     """
     try:
         gen = _Gen()
         body: list[ast.stmt] = []
-        for i, (when, tree) in enumerate(requirements):
-            fails = [ast.Return(value=_const(i if index else False))]
-            test = _checked(gen, tree, "_r", fails)
-            if when is not None:
-                go = [ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(True))), body=[_raise_bail()],
-                             orelse=[]), *test]
-                test = [*_checked_value(gen, when, "_w"),
-                        ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(False))), body=go, orelse=[])]
-            body.extend(test)
-        body.append(ast.Return(value=_const(-1 if index else True)))
+        if answer == "open":
+            body.append(ast.Assign(targets=[_store("_o")], value=ast.List(elts=[], ctx=ast.Load())))
+        for k, group in enumerate(groups):
+            block: list[ast.stmt] = []
+            for i, (when, tree) in enumerate(group):
+                fails = ast.Break() if answer == "open" else ast.Return(value=_const(i if answer == "index" else False))
+                block.extend(_requirement(gen, when, tree, fails))
+            if answer != "open":
+                body.extend(block)
+                continue
+            add = ast.Call(func=ast.Attribute(value=_load("_o"), attr="append", ctx=ast.Load()), args=[_const(k)],
+                           keywords=[])
+            # a loop run once, so that a requirement that fails can leave the group (``break``)
+            body.append(ast.For(target=_store("_g"), iter=_load("_once"), body=[*block, ast.Expr(value=add)],
+                                orelse=[], type_comment=None))
+        body.append(ast.Return(value=_load("_o") if answer == "open" else _const(-1 if answer == "index" else True)))
         return _function(body, (), None)
     except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
         return None
 
 
-def _checked_value(gen: _Gen, tree: ast.Expression, target: str) -> list[ast.stmt]:
+def generate_each(tree: ast.Expression, name: str, answer: str) -> Callable[[Any, list[Any], Any], list[Any]] | None:
+    """One function ``(env, budget, items)`` that evaluates the expression once per item (read
+    as ``name``), each an outermost run (a budget of its own).  ``answer`` "true": the items
+    for which it is True; "int": the values, each an int.  Any other value raises
+    :class:`Bail` (the caller's exact way says what it means).  None when not translated.
+
+    >>> keep = generate_each(ast.parse("t > 1", mode="eval"), "t", "true")
+    >>> keep({}, [0, 1], [3, 1, 2]), generate_each(ast.parse("t * k", mode="eval"), "t", "int")({"k": 2}, [0, 1], [1, 2])
+    ([3, 2], [2, 4])
+    """
+    try:
+        gen = _Gen()
+        stmts = _checked_value(gen, tree, "_r", {name: "_a0"})
+        if answer == "true":
+            keep = _call("_keep", _load("_a0"))
+            test = _compare(_load("_r"), (ast.Is(), _const(True)))
+            other = ast.If(test=_compare(_load("_r"), (ast.IsNot(), _const(False))), body=[_raise_bail()], orelse=[])
+            stmts.append(ast.If(test=test, body=[ast.Expr(value=keep)], orelse=[other]))
+        else:
+            test = _compare(_type(_load("_r")), (ast.IsNot(), _load("int")))
+            stmts += [ast.If(test=test, body=[_raise_bail()], orelse=[]), ast.Expr(value=_call("_keep", _load("_r")))]
+        body = [ast.Assign(targets=[_store("_o")], value=ast.List(elts=[], ctx=ast.Load())),
+                ast.Assign(targets=[_store("_keep")], value=ast.Attribute(value=_load("_o"), attr="append",
+                                                                           ctx=ast.Load())),
+                ast.For(target=_store("_a0"), iter=_load("items"), body=stmts, orelse=[], type_comment=None),
+                ast.Return(value=_load("_o"))]
+        return _function(body, ("items",), None)
+    except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
+        return None
+
+
+def _requirement(gen: _Gen, when: ast.Expression | None, tree: ast.Expression, fails: ast.stmt) -> list[ast.stmt]:
+    """Statements that go on when a requirement holds, run ``fails`` when it does not, and
+    raise Bail on a value that is not True or False."""
+    test = _checked(gen, tree, "_r", [fails])
+    if when is None:
+        return test
+    go = [ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(True))), body=[_raise_bail()], orelse=[]), *test]
+    return [*_checked_value(gen, when, "_w"),
+            ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(False))), body=go, orelse=[])]
+
+
+def _checked_value(gen: _Gen, tree: ast.Expression, target: str, bound: dict[str, str] | None = None) -> list[ast.stmt]:
     """``target = value`` of an outermost run: a fresh budget, the steps charged inline taken."""
     gen.charges = False
-    value = gen.gen(tree.body, {})
+    value = gen.gen(tree.body, bound or {})
     fresh = ast.Assign(targets=[ast.Subscript(value=_load("budget"), slice=_const(0), ctx=ast.Store())],
                        value=_load("_max"))
     if not gen.charges:

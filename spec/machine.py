@@ -187,6 +187,7 @@ class Machine:
         self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
         self._live: tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | None = None  # see renew()
         self._outs: tuple[Any, ...] = (None, None)  # see _out_names()
+        self._observing: dict[tuple[str, str], list[Expr]] = {}  # see observed_value()
 
     def reads(self, expr: Expr | None) -> frozenset[str]:
         """The move parameters an expression reads, itself or through the rule file's functions."""
@@ -231,12 +232,14 @@ class Machine:
         return env
 
     def renew(self, env: dict[str, Any], state: State, actor: str | None = None,
-              move: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              move: Mapping[str, Any] | None = None, since: State | None = None) -> dict[str, Any]:
         """``env`` made :meth:`env` of ``state`` in place (and returned): what :meth:`env` would
         give, the rule functions bound to ``env`` once for all its states.  For a caller that
         asks of one state at a time (a simulation): no new environment, nor functions, per state.
         ``env`` is one this machine made (by :meth:`env`, :meth:`renew` or ``{}``); whoever
-        held it for another state now holds this state's.
+        held it for another state now holds this state's.  ``since``: the state ``env`` is
+        the environment of now, of which ``state`` is a copy not yet changed (:meth:`play`):
+        then only what a copy changes is renewed.
 
         >>> from ruleslawyer.spec.loader import load_rules, rules_dir
         >>> m = Machine(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0])))
@@ -249,7 +252,10 @@ class Machine:
         if live is None or live[0] is not env or live[1] != state.players:
             env.update(self._base(state.players))
             live = self._live = (env, state.players, {name: _bind(expr, args, env) for name, expr, args in self._functions})
+            since = None
         env.update(live[2])  # the functions as bound (a caller may have set others in their place)
+        if since is not None and since.players is state.players:
+            return self._copied_names(state, actor, move, env)
         return self._state_names(state, actor, move, env)
 
     def _state_names(self, state: State, actor: str | None, move: Mapping[str, Any] | None,
@@ -260,10 +266,7 @@ class Machine:
         if setup[0] is not state.setup:  # the same set-up all game long: one view of it
             setup = self._setup = (state.setup, Namespace({k: dict(v) for k, v in state.setup.items()}))
         out = state.out
-        env["actor"] = actor
         env["first"] = state.first
-        env["vars"] = Namespace.of(state.vars)
-        env["move"] = Namespace(move) if move else _NO_MOVE
         env["out"], env["next_active"] = self._out_names(players, out)
         env["setup"] = setup[1]
         env["move_number"] = state.played + 1
@@ -271,6 +274,14 @@ class Machine:
         env["turn"] = state.turn
         env["active"] = [p for p in players if p not in out] if out else list(players)
         env["ended"] = state.ended
+        return self._copied_names(state, actor, move, env)
+
+    def _copied_names(self, state: State, actor: str | None, move: Mapping[str, Any] | None,
+                      env: dict[str, Any]) -> dict[str, Any]:
+        """The names a copy of a state changes (its variables, its spaces), and who moves and how."""
+        env["actor"] = actor
+        env["move"] = Namespace(move) if move else _NO_MOVE
+        env["vars"] = Namespace.of(state.vars)
         if self._tokens_on:
             per_player, supply = self.per_player, self.supply
             env["spaces"] = _Spaces(state.spaces)
@@ -499,14 +510,15 @@ class Machine:
 
     # -- next state ------------------------------------------------------------
     def play(self, state: State, play: Play, legal: bool = False, keep_env: bool = False,
-             into: dict[str, Any] | None = None) -> Outcome:
+             into: dict[str, Any] | None = None, into_holds: State | None = None) -> Outcome:
         """Apply a move as played (legal or not) and list what it breaks.
 
         ``legal=True``: the caller has just checked the move in this state
         (a simulation); it is applied without checking it again.
         ``keep_env=True``: the outcome keeps the environment of the new state.
         ``into``: an environment to :meth:`renew` as the new state's, rather than a new one
-        (it is the caller's: never emptied here).
+        (it is the caller's: never emptied here); ``into_holds``: the state whose environment
+        ``into`` is now, when the caller knows it (see :meth:`renew`'s ``since``).
         """
         move = self.rules.moves.get(play.kind)
         if move is None or play.actor not in state.players:
@@ -521,7 +533,8 @@ class Machine:
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
         args = self._args(move, play)
-        env = self.env(new, play.actor, args) if into is None else self.renew(into, new, play.actor, args)
+        env = self.env(new, play.actor, args) if into is None else \
+            self.renew(into, new, play.actor, args, since=state if into_holds is state else None)
         self._program(play.kind)(new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
         if keep_env or into is not None:
@@ -580,7 +593,11 @@ class Machine:
 
             def change(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 for name, e in arg:
-                    s.vars[name] = _change(s.vars.get(name), run(e, env, where), add, where)
+                    try:
+                        value = e.run(env)
+                    except ExprError as exc:
+                        raise RuleError(f"{where}: {e.source}: {exc}") from None
+                    s.vars[name] = _change(s.vars.get(name), value, add, where)
             return change
         if verb == "reveal_tokens":
             param = self.rules.moves[kind].param_of_type("token_reveals")
@@ -615,7 +632,10 @@ class Machine:
             return phase
         if verb == "turn":
             def turn(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                s.turn = env["turn"] = run(arg, env, where)
+                try:
+                    s.turn = env["turn"] = arg.run(env)
+                except ExprError as exc:
+                    raise RuleError(f"{where}: {arg.source}: {exc}") from None
             return turn
         if verb == "end":
             def end(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
@@ -722,19 +742,27 @@ class Machine:
         The observation must compare a count of cards with ``move.<param>``.
         ``env``: an environment of ``state`` with ``actor`` set, to use instead of a new one.
         """
+        return self.observed_by(state, play, param, world, env)[0]
+
+    def observed_by(self, state: State, play: Play, param: str, world: Mapping[str, str],
+                    env: dict[str, Any] | None = None) -> tuple[int | None, Expr | None]:
+        """:meth:`observed_value`, with the observation's fact that gave it (None, None: none did)."""
         move = self.rules.moves[play.kind]
         args = {**self._args(move, play), param: 0}
         if env is None:
             env = self.env(state, play.actor, args)
         else:
             env["move"] = Namespace(args)
-        for ob in move.observe:
-            if param not in {a for b, a, _c in ob.fact.attributes if b == "move"}:
-                continue
-            fact = self._run(ob.fact, env, f"{move.name} observe")
+        key = (play.kind, param)
+        facts = self._observing.get(key)
+        if facts is None:  # the observations whose fact reads the parameter
+            facts = self._observing[key] = [ob.fact for ob in move.observe
+                                            if param in {a for b, a, _c in ob.fact.attributes if b == "move"}]
+        for expr in facts:
+            fact = self._run(expr, env, f"{move.name} observe")
             if is_formula(fact) and getattr(fact, "op", None) == "==":
-                return fact.lin.value(world) - fact.value  # type: ignore[union-attr]
-        return None
+                return fact.lin.value(world) - fact.value, expr  # type: ignore[union-attr]
+        return None, None
 
     # -- choices -----------------------------------------------------------------
     def choices(self, state: State, actor: str, kind: str) -> Iterator[dict[str, Any]]:

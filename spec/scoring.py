@@ -21,10 +21,10 @@ token order -> value, e.g. what a ledger of hidden values deduced).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .diagnostics import Position
-from .expr import Expr, ExprError, evaluations
+from .expr import Expr, ExprError, each, evaluations
 from .machine import Machine, RuleError, State, Token
 from .model import Cite, ScoringStep
 
@@ -87,6 +87,18 @@ def _run(expr: Expr, env: Mapping[str, Any], where: str) -> Any:
 
 def _failed(expr: Expr, exc: ExprError, where: str) -> RuleError:
     return RuleError(f"scoring {where}: {expr.source}: {exc}")
+
+
+_EACH: dict[tuple[int, str], tuple[Expr, Callable[..., Any]]] = {}  # see _each()
+
+
+def _each(expr: Expr, name: str, answer: str) -> Callable[..., Any]:
+    """:func:`~ruleslawyer.spec.expr.each` of a step's expression, made once."""
+    key = (id(expr), answer)
+    found = _EACH.get(key)
+    if found is None or found[0] is not expr:
+        found = _EACH[key] = (expr, each(expr, name, answer))
+    return found[1]
 
 
 def score(machine: Machine, state: State, solution: Iterable[str],
@@ -163,15 +175,18 @@ class _Scoring:
         """The tokens meeting the step's condition, taken off the board."""
         expr = step.expr
         assert expr is not None
-        names, run, gone = self.names(), expr.run, []
-        for t in self.board.token_list():
-            names["t"] = t
-            try:
-                value = run(names)
-            except ExprError as exc:
-                raise _failed(expr, exc, f"step {step.id}") from None
-            if value:
-                gone.append(t)
+        names, run = self.names(), expr.run
+        gone = _each(expr, "t", "true")(names, self.board.token_list())
+        if gone is None:  # the generated function leaves it to the expression run token by token
+            gone = []
+            for t in self.board.token_list():
+                names["t"] = t
+                try:
+                    value = run(names)
+                except ExprError as exc:
+                    raise _failed(expr, exc, f"step {step.id}") from None
+                if value:
+                    gone.append(t)
         self.change(dict.fromkeys(map(id, gone)))
         return tuple(gone)
 
@@ -181,6 +196,10 @@ class _Scoring:
         assert expr is not None
         self.need_values(step.id)
         names, players, where = self.names(), self.board.players, f"step {step.id}"
+        if "player" in expr.names:
+            found = _each(expr, "player", "int")(names, players)
+            if found is not None:
+                return dict(zip(players, found))
         points: dict[str, int] = {}
         for p in players:
             names["player"] = p

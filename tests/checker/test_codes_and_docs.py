@@ -18,7 +18,7 @@ MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistenc
            "checker.context", "checker.observed", "checker.tokens", "checker.ending",
            "checker.report", "checker.check", "checker.codes", "checker.rulecodes", "checker.writer",
            "checker.blame", "spec.scoring", "spec.facts", "spec.dealmodel", "spec.deal", "spec.env",
-           "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr",
+           "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr", "spec.exprgen",
            "checker.textout", "checker.nextmoves", "checker.recover"]
 
 

@@ -23,7 +23,7 @@ from ruleslawyer.lab.engine import Lab
 from ruleslawyer.lab.game import play_game
 from ruleslawyer.spec import expr as X
 from ruleslawyer.spec.diagnostics import DiagnosticError
-from ruleslawyer.spec.expr import Expr, LimitError, compile_expr, evaluations, first_failing, truth_of
+from ruleslawyer.spec.expr import Expr, LimitError, Namespace, compile_expr, each, evaluations, first_failing, truth_of
 from ruleslawyer.spec.facts import Lin, count, is_formula
 from ruleslawyer.spec.loader import load_rules
 from ruleslawyer.spec.machine import Machine, State
@@ -139,10 +139,15 @@ def test_a_renewed_environment_gives_what_a_new_one_gives(name, monkeypatch):
     exprs = [e for e in _exprs(rules) if "move" not in e.names]
     states: list[State] = []
     apply = Lab.apply
+    after: list[tuple[list[Any], list[Any]]] = []
 
     def kept(self: Lab, state: State, play: Any) -> Any:
         out = apply(self, state, play)
         states.append(out[0].state)
+        if len(states) % 3 == 0:  # the lab's own environment, renewed by the move (only what it changed)
+            env = self.env(out[0].state)
+            env["actor"], env["move"] = None, Namespace({})
+            after.append((_values(env, exprs), _values(machine.env(out[0].state), exprs)))
         return out
     monkeypatch.setattr(Lab, "apply", kept)
     weights = ";".join(f"{k}=0.05" for k in ("accuse", "guess") if k in rules.moves)
@@ -150,6 +155,7 @@ def test_a_renewed_environment_gives_what_a_new_one_gives(name, monkeypatch):
     for i in range(2):
         play_game(lab, bots, 5, i, 150, keep_log=False, track=False)
     assert len(states) > 40
+    assert len(after) > 10 and all(mine == fresh for mine, fresh in after)
     live: dict[str, Any] = {}
     compared = 0
     for state in states[::3]:
@@ -205,3 +211,40 @@ def test_effects_settle_only_values_that_cannot_change(source, constant):
     could be changed in place), nothing that reads the state, the move or a rule function."""
     machine = Machine(load_rules("lady-alice", variant="4p"))
     assert machine._constant(compile_expr(source)) == constant
+
+
+ITEMS = [7, -1, "ab", [1, 2], None, True]
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_expressions())
+def test_each_agrees_with_a_run_per_item(source):
+    """``each`` (scoring's steps over tokens and players) against the expression run once per
+    item through the closures: when it answers, every run gave what it keeps."""
+    exprs = _compiled([source])
+    if exprs is None:
+        return
+    plain = _plain(exprs[0])
+    for answer in ("true", "int"):
+        with evaluations():
+            got = each(exprs[0], "x", answer)(ENV, ITEMS)
+            runs = [_outcome(plain, {**ENV, "x": item}) for item in ITEMS]
+        if got is None:
+            continue
+        assert all(kind == "value" for kind, _v in runs)
+        values = [v for _k, v in runs]
+        if answer == "true":
+            assert all(v is True or v is False for v in values)
+            assert got == [item for item, v in zip(ITEMS, values) if v is True]
+        else:
+            assert all(type(v) is int for v in values) and got == values
+
+
+@pytest.mark.parametrize("source,answer,expected", [
+    ("x == 7", "true", [7]), ("x is none or x == 'ab'", "true", ["ab", None]), ("a + 1", "int", [4] * 6),
+    ("x", "true", None), ("x + 1", "int", None), ("len(x) > 1", "true", None),
+])
+def test_each_known_answers(source, answer, expected):
+    """None: not every run gives True or False (an int), or one fails: the exact way decides."""
+    with evaluations():
+        assert each(compile_expr(source), "x", answer)(ENV, ITEMS) == expected
