@@ -159,12 +159,14 @@ def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random
 class RandomBot(Bot):
     weights: Mapping[str, float] = field(default_factory=dict)
     name = "random"
+    _kept: dict[tuple[str, ...], list[float] | None] = field(default_factory=dict, init=False, repr=False,
+                                                             compare=False)
 
     def choose(self, turn: Turn) -> Play | None:
         kinds = list(turn.kinds)
         while kinds:
-            w = [float(self.weights.get(k, 1.0)) for k in kinds] if self.weights else [1.0] * len(kinds)
-            if sum(w) <= 0:
+            w = self._weights_of(kinds)
+            if w is None:
                 return None
             kind = kinds[0] if len(kinds) == 1 else _weighted(kinds, w, turn.rng)
             play = _legal(turn, kind)
@@ -172,6 +174,15 @@ class RandomBot(Bot):
                 return play
             kinds.remove(kind)
         return None
+
+    def _weights_of(self, kinds: list[str]) -> list[float] | None:
+        """The weights of these kinds (None: they add up to nothing), kept by the kinds."""
+        key = tuple(kinds)
+        found = self._kept.get(key, False)
+        if found is False:
+            w = [float(self.weights.get(k, 1.0)) for k in kinds]
+            found = self._kept[key] = w if sum(w) > 0 else None
+        return found  # type: ignore[return-value]
 
     def spec(self) -> str:
         return "random" + (":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))

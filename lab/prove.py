@@ -86,7 +86,7 @@ from ..checker.writer import format_log
 from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, Reporter, StopReplay, did_you_mean
-from ..spec.expr import Expr, Namespace, compile_expr
+from ..spec.expr import Expr, Namespace, compile_expr, evaluations
 from ..spec.facts import Fact
 from ..spec.machine import Machine, Play, RuleError, State
 from ..spec.model import Ruleset
@@ -525,6 +525,12 @@ class _Explorer:
 def prove(rules: Ruleset, spec: PropertyFile, depth: int | None = None, rules_ref: str | None = None,
           house: Sequence[str] = ()) -> Proof:
     """Explore every reachable state up to ``depth`` moves and check each property there."""
+    with evaluations():  # many outermost evaluations in a row, each with a budget of its own
+        return _prove(rules, spec, depth, rules_ref, house)
+
+
+def _prove(rules: Ruleset, spec: PropertyFile, depth: int | None, rules_ref: str | None,
+           house: Sequence[str]) -> Proof:
     depth = spec.depth if depth is None else depth
     ex = _Explorer(rules, spec)
     machine = ex.machine

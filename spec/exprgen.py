@@ -578,6 +578,28 @@ def generate_each(tree: ast.Expression, name: str, answer: str) -> Callable[[Any
         return None
 
 
+def _located(root: ast.AST) -> set[str]:
+    """Every node of a generated tree given a location (line 1; the trees are made without
+    one), and the names it reads: ``ast.fix_missing_locations`` and a walk in one pass (a
+    generated tree has thousands of nodes, and a simulation makes its functions as it goes)."""
+    names: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        d = node.__dict__
+        if node._attributes and "lineno" not in d:
+            d["lineno"] = d["end_lineno"] = 1
+            d["col_offset"] = d["end_col_offset"] = 0
+        if type(node) is ast.Name:
+            names.add(d["id"])
+        for value in d.values():
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+    return names
+
+
 def _requirement(gen: _Gen, when: ast.Expression | None, tree: ast.Expression, fails: ast.stmt) -> list[ast.stmt]:
     """Statements that go on when a requirement holds, run ``fails`` when it does not, and
     raise Bail on a value that is not True or False."""
@@ -625,10 +647,10 @@ def _function(body: list[ast.stmt], params: Iterable[str], defaults: tuple[Any, 
     """``def _rule(env, budget, *params): body`` compiled from its tree, over the helpers it uses."""
     fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *params), body=body,
                          decorator_list=[], returns=None, type_comment=None)
-    module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
+    module = ast.Module(body=[fn], type_ignores=[])
+    used = _located(module) & _HELPERS.keys()
     with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
         warnings.simplefilter("ignore", SyntaxWarning)
         code = compile(module, "<rule expression>", "exec")
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in _HELPERS}
     return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", defaults)

@@ -53,13 +53,18 @@ class Token:
     order: int  # the move number that placed it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Play:
     """One move as played: its kind, who made it and its parameters."""
 
     kind: str
     actor: str
     args: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, kind: str, actor: str, args: Mapping[str, Any] | None = None):
+        # (a frozen dataclass's own __init__ sets each field through object.__setattr__, twice as
+        # slow: a simulation makes a few plays per move)
+        self.__dict__.update(kind=kind, actor=actor, args={} if args is None else args)
 
 
 @dataclass(frozen=True)
@@ -528,7 +533,7 @@ class Machine:
         violations = [] if legal else self._check(state, play, move)[0]
         new = state.copy()
         outcome = Outcome(new, violations)
-        if any(v.code == MALFORMED for v in violations) or self.missing_of(move, play):
+        if not legal and (any(v.code == MALFORMED for v in violations) or self.missing_of(move, play)):
             new.played += 1
             return outcome  # a move that lacks what it needs cannot be applied
         new.moves += 1
@@ -603,8 +608,11 @@ class Machine:
             param = self.rules.moves[kind].param_of_type("token_reveals")
 
             def reveal(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                s._tokens = None
                 space = run(arg, env, where)
+                stack = s.spaces.get(space) if isinstance(space, str) else None
+                if stack is not None and all(t.face_up for t in stack):
+                    return  # nothing to turn: the board as it was
+                s._tokens = None
                 out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
                 env["tokens"] = s.token_list()
             return reveal
@@ -678,7 +686,7 @@ class Machine:
                     value = v if tok.value is None else tok.value
                     named.pop(j)
                     break
-            stack[i] = replace(tok, face_up=True, value=value)
+            stack[i] = Token(tok.owner, tok.space, value, True, tok.order)  # (dataclasses.replace, without its cost)
         unknown = [i for i in down if stack[i].value is None]
         if plain and len(set(plain)) == 1 and len(plain) == len(unknown):
             for i in unknown:
