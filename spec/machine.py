@@ -622,9 +622,18 @@ class Machine:
             def place(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 space = run(space_of, env, where)
                 value = run(value_of, env, where) if value_of is not None else None
+                kept = s._tokens
+                counts = kept[2] if kept is not None and kept[0] is s.spaces else None
                 s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
                 s._tokens = None
                 env["tokens"] = s.token_list()
+                if counts is not None and (value is None or isinstance(value, int)):
+                    # State.placed's counts, one more token (the list is made anew)
+                    counts = dict(counts)
+                    counts[play.actor] = counts.get(play.actor, 0) + 1
+                    if value is not None:
+                        counts[play.actor, value] = counts.get((play.actor, value), 0) + 1
+                    s._tokens[2] = counts  # type: ignore[index]
             return place
         if verb == "eliminate":
             def eliminate(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:

@@ -248,3 +248,29 @@ def test_each_known_answers(source, answer, expected):
     """None: not every run gives True or False (an int), or one fails: the exact way decides."""
     with evaluations():
         assert each(compile_expr(source), "x", answer)(ENV, ITEMS) == expected
+
+
+def test_placed_counts_follow_the_tokens(monkeypatch):
+    """``State.placed`` (counts kept with the tokens, one more at each token placed) against a
+    plain count of the tokens on the board, after every move of simulated games."""
+    rules = load_rules("lady-alice", variant="4p")
+    lab = Lab(rules)
+    values = sorted(lab.machine.supply)
+    apply = Lab.apply
+    checked = []
+
+    def counted(self: Lab, state: State, play: Any) -> Any:
+        out = apply(self, state, play)
+        new = out[0].state
+        for p in new.players:
+            new.placed(p)  # the counts made (or kept) before the next move adds to them
+            plain = [t for t in new.tokens if t.owner == p]
+            assert new.placed(p) == len(plain)
+            assert [new.placed(p, v) for v in values] == [sum(t.value == v for t in plain) for v in values]
+        checked.append(play.kind)
+        return out
+    monkeypatch.setattr(Lab, "apply", counted)
+    bots = parse_bots("random:accuse=0.05", 4, list(rules.moves))
+    for i in range(3):
+        play_game(lab, bots, 9, i, 200, keep_log=False, track=False)
+    assert checked.count("place") > 20
