@@ -618,13 +618,10 @@ class Lab:
         gets the outcomes whose one value makes their equality true (it needs no check)."""
         info = self.kinds[kind]
         m = self.machine
-        base = {**info.blank, **args}
-        env = self.env(state)
-        env["actor"], env["move"] = actor, Namespace(base)
-        failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
-        if failed is not None:
-            self._failed = failed
+        checked = self._mover_checked(state, actor, info, args, world)
+        if checked is None:
             return None
+        base, env = checked
         named = [v for p in info.mover for v in _flat(args.get(p.name))]
         every: list[list[Any]] = []
         for p in info.outcome:
@@ -641,6 +638,20 @@ class Lab:
                 values = self.options(state, actor, p, named, env=env)
             every.append(values + [None] if p.optional else values)
         return base, env, every
+
+    def _mover_checked(self, state: State, actor: str, info: KindInfo, args: Mapping[str, Any],
+                       world: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The move's parameters (those not given: None) and the environment with the move
+        set, when the checks of the mover's choices alone hold; else None (the failing check
+        kept for :meth:`failed_alike`)."""
+        base = {**info.blank, **args}
+        env = self.env(state)
+        env["actor"], env["move"] = actor, Namespace(base)
+        failed = self._failing(self._checks_of(info.name, world is not None)[0], env, world)
+        if failed is not None:
+            self._failed = failed
+            return None
+        return base, env
 
     def _fits(self, state: State, actor: str, info: KindInfo, name: str, value: Any, base: Mapping[str, Any],
               env: dict[str, Any], world: Mapping[str, str] | None) -> bool:
@@ -663,15 +674,9 @@ class Lab:
         self._failed = None
         if self._as_chosen(info, world):
             return Play(kind, actor, dict(args))
-        if not info.outcome:  # nothing to search: the mover's choices are checked, as below
-            full = {**info.blank, **args}
-            env = self.env(state)
-            env["actor"], env["move"] = actor, Namespace(full)
-            failed = self._failing(self._checks_of(kind, world is not None)[0], env, world)
-            if failed is not None:
-                self._failed = failed
-                return None
-            return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
+        if not info.outcome:  # nothing to search: the mover's choices checked, the move is complete
+            checked = self._mover_checked(state, actor, info, args, world)
+            return None if checked is None else Play(kind, actor, {k: v for k, v in checked[0].items() if v is not None})
         settled: list[str] = []
         found_axes = self._outcome_values(state, actor, kind, args, world, settled)
         if found_axes is None:

@@ -29,3 +29,23 @@ class Table:
     def deductions_all_pass(self) -> None:
         while self.state.phase != "suspicions" and not self.state.ended:
             assert self("pass", self.state.turn) == []
+
+
+#: The solution of :func:`scored_ending`.
+ENDING_SOLUTION = ["kingsley", "waterloo-station", "7-00", "compass"]
+
+
+def scored_ending() -> Table:
+    """A game to score (4p): Gordon's counter on a red herring (scoring step II), John's on the
+    solution but John out (step III), Audrey twice, Helen's correct accusation."""
+    t = Table()
+    t("suspect", "Helen", clues=["baker", "waterloo-station", "time-3", "object-2"], smiles=1)
+    assert t("place", "Gordon", clue="baker", value=2) == []
+    assert t("place", "John", clue="waterloo-station", value=2) == []
+    assert t("place", "Audrey", clue="waterloo-station", value=1) == []
+    assert t("place", "Helen", clue="compass", value=1) == []
+    assert t("accuse", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=0) == []
+    assert t("accuse", "John", clues=["speke", "place-3", "time-4", "object-3"], smiles=0) == []
+    assert t("place", "Audrey", clue="kingsley", value=2) == []
+    assert t("accuse", "Helen", clues=ENDING_SOLUTION, smiles=4) == []
+    return t

@@ -24,9 +24,9 @@ from ruleslawyer.spec.machine import Machine, RuleError, State
 from ruleslawyer.spec.model import Function, Ruleset, ScoringStep
 from ruleslawyer.spec.scoring import UnknownValues, score
 
-from .helpers import Table
+from .helpers import ENDING_SOLUTION, scored_ending
 
-SOLUTION = ["kingsley", "waterloo-station", "7-00", "compass"]
+SOLUTION = ENDING_SOLUTION
 
 
 # -- simulated endings against a plain count --------------------------------------------
@@ -100,21 +100,6 @@ def test_simulated_endings_score_as_a_plain_count(monkeypatch: pytest.MonkeyPatc
 
 # -- a hand-made scoring section --------------------------------------------------------
 
-def _ending() -> Table:
-    """Gordon on a red herring, John out, Audrey twice, Helen's correct accusation."""
-    t = Table()
-    t("suspect", "Helen", clues=["baker", "waterloo-station", "time-3", "object-2"], smiles=1)
-    assert t("place", "Gordon", clue="baker", value=2) == []
-    assert t("place", "John", clue="waterloo-station", value=2) == []
-    assert t("place", "Audrey", clue="waterloo-station", value=1) == []
-    assert t("place", "Helen", clue="compass", value=1) == []
-    assert t("accuse", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=0) == []
-    assert t("accuse", "John", clues=["speke", "place-3", "time-4", "object-3"], smiles=0) == []
-    assert t("place", "Audrey", clue="kingsley", value=2) == []
-    assert t("accuse", "Helen", clues=SOLUTION, smiles=4) == []
-    return t
-
-
 def _machine(rules: Ruleset, steps: list[tuple[str, str, str | None]],
              winners: str = "[p for p in players if score[p] == best]") -> Machine:
     """The rules with this scoring section and two functions: ``mine(p)``, p's tokens on the
@@ -130,7 +115,7 @@ def _machine(rules: Ruleset, steps: list[tuple[str, str, str | None]],
 
 
 def test_functions_and_token_names_see_the_board_as_the_steps_leave_it() -> None:
-    t = _ending()
+    t = scored_ending()
     machine = _machine(t.rules, [
         ("S", "show_solution", None),
         ("A", "remove", "t.space not in solution"),          # Gordon's baker
@@ -159,7 +144,7 @@ def test_functions_and_token_names_see_the_board_as_the_steps_leave_it() -> None
 
 
 def test_reveal_all_turns_every_token_and_later_steps_see_it() -> None:
-    t = _ending()
+    t = scored_ending()
     machine = _machine(t.rules, [("R", "reveal_all", None), ("P", "points", "len([t for t in tokens if t.face_up])")])
     before = list(t.state.token_list())
     table = score(machine, t.state, SOLUTION)
@@ -182,14 +167,14 @@ def test_reveal_all_turns_every_token_and_later_steps_see_it() -> None:
      "scoring step P: mine(player) + uncovered(solution)[9]: IndexError: list index out of range"),
 ])
 def test_a_failing_expression_names_its_step(steps: list, message: str) -> None:
-    t = _ending()
+    t = scored_ending()
     with pytest.raises(RuleError) as err:
         score(_machine(t.rules, steps), t.state, SOLUTION)
     assert str(err.value) == message
 
 
 def test_points_read_every_players_score_so_far_and_the_winners_read_the_last() -> None:
-    t = _ending()
+    t = scored_ending()
     machine = _machine(t.rules, [("A", "points", "mine(player)"), ("B", "points", "sum(score[p] for p in players)"),
                                  ("C", "points", "score[player] * 2")])
     table = score(machine, t.state, SOLUTION)
@@ -199,7 +184,7 @@ def test_points_read_every_players_score_so_far_and_the_winners_read_the_last() 
 
 
 def test_unknown_values_are_named_by_the_first_step_that_needs_them() -> None:
-    t = _ending()
+    t = scored_ending()
     state = t.state.copy()
     hidden = next(x for x in state.token_list() if x.owner == "Audrey" and x.space == "kingsley")
     state.spaces = {c: tuple(dataclasses.replace(x, value=None) if x is hidden else x for x in stack)

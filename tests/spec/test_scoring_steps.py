@@ -4,22 +4,13 @@ from __future__ import annotations
 
 from ruleslawyer.spec.scoring import score
 
-from .helpers import Table
+from .helpers import ENDING_SOLUTION, scored_ending
 
-SOLUTION = ["kingsley", "waterloo-station", "7-00", "compass"]
+SOLUTION = ENDING_SOLUTION
 
 
 def test_red_herring_counters_and_an_eliminated_players_counters_are_removed():
-    t = Table()
-    t("suspect", "Helen", clues=["baker", "waterloo-station", "time-3", "object-2"], smiles=1)
-    assert t("place", "Gordon", clue="baker", value=2) == []            # a red herring: step II
-    assert t("place", "John", clue="waterloo-station", value=2) == []   # John will be out: step III
-    assert t("place", "Audrey", clue="waterloo-station", value=1) == []
-    assert t("place", "Helen", clue="compass", value=1) == []
-    assert t("accuse", "Gordon", clues=["baker", "place-2", "time-3", "object-2"], smiles=0) == []
-    assert t("accuse", "John", clues=["speke", "place-3", "time-4", "object-3"], smiles=0) == []
-    assert t("place", "Audrey", clue="kingsley", value=2) == []
-    assert t("accuse", "Helen", clues=SOLUTION, smiles=4) == []
+    t = scored_ending()  # Gordon on a red herring (step II), John on the solution but out (step III)
     table = score(t.machine, t.state, SOLUTION)
     removed = {s.id: sorted((tok.owner, tok.space) for tok in s.removed) for s in table.steps if s.kind == "remove"}
     assert removed["II"] == [("Gordon", "baker")]
