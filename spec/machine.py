@@ -121,9 +121,10 @@ class State:
     def placed(self, player: str, value: Any = None) -> int:
         """How many tokens a player has placed (of one value, when given: those whose
         value ``== value``; a token whose value is unknown counts for none)."""
-        tokens = self.token_list()
-        counts = self._tokens[2]  # type: ignore[index]
+        kept = self._tokens
+        counts = kept[2] if kept is not None and kept[0] is self.spaces else None
         if counts is None:
+            tokens = self.token_list()
             counts = {}
             for t in tokens:
                 counts[t.owner] = counts.get(t.owner, 0) + 1
