@@ -1,12 +1,17 @@
 """The variant lab, measured: simulation speed, workers, informed bots, prove.
 
-    .venv/bin/python benchmarks/lab_bench.py [--games 200] [--repeat 3] [--scaling-games 1000] [--baseline REV] [--skip-scaling]
+    .venv/bin/python benchmarks/lab_bench.py [--games 200] [--repeat 3] [--sim-baseline REV] [--rounds 10]
+        [--scaling-games 1000] [--baseline REV] [--skip-scaling]
 
 1. **Random-bot simulation, legal moves a second per core** (CPU time of this
    process) for Lady Alice 4p, random bots (kind weights as given), whole
    games with outcomes completed and moves applied, ``--repeat`` times (each
    with a new lab, its setup counted): the best, median and worst run (on a
-   shared machine other work only ever slows a run down).  Side by side, in the
+   shared machine other work only ever slows a run down).  Then the same
+   simulation by this tree and by the lab of ``--sim-baseline`` (default
+   52c10b5, extracted with ``git archive`` as a package of its own), in
+   blocks of 20 games played by each in turn, and the ratio: the machine's
+   load falls on both alike.  Side by side, in the
    same run: the same games *replayed* (check + apply every move) through
    the state machine of this tree and through the state machine of
    ``--baseline`` (default: the commit the lab started from), extracted with
@@ -51,6 +56,8 @@ from ruleslawyer.spec.loader import load_rules  # noqa: E402
 from ruleslawyer.spec.machine import Machine, Play  # noqa: E402
 
 BASELINE = "e20a941"
+#: The lab at the start of the session that took simulation past 14,500 moves a second.
+SIM_BASELINE = "52c10b5"
 
 
 def baseline_machine(rev: str):
@@ -70,6 +77,57 @@ def baseline_machine(rev: str):
     loader = importlib.import_module("rl_baseline.spec.loader")
     machine = importlib.import_module("rl_baseline.spec.machine")
     return loader, machine, pkg / "rules"
+
+
+def baseline_lab(rev: str):
+    """``play(index) -> moves`` of the lab of ``rev`` (its spec, lab, solver, checker and rules
+    as a package of its own, from ``git archive``), or None when git cannot give it."""
+    try:
+        data = subprocess.run(["git", "archive", rev, "spec", "lab", "solver", "checker", "rules"], cwd=ROOT,
+                              capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="rl-lab-baseline-"))
+    pkg = folder / "rl_lab_baseline"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(pkg, filter="data")
+    sys.path.insert(0, str(folder))
+    return [importlib.import_module(f"rl_lab_baseline.{m}") for m in ("spec.loader", "lab.engine", "lab.bots",
+                                                                       "lab.game")]
+
+
+def _player(loader, engine, bots_module, game, bots: str):
+    rules = loader.load_rules("lady-alice", variant="4p")
+    lab = engine.Lab(rules)
+    spec = bots_module.parse_bots(bots, rules.param("players"), list(rules.moves))
+    return lambda i: game.play_game(lab, spec, 1, i, 300, keep_log=False, track=False).moves
+
+
+def interleaved(rev: str, bots: str, rounds: int, block: int = 20) -> tuple[float, float, int] | None:
+    """The random-bot simulation of this tree and of ``rev``, in blocks of ``block`` games
+    played by each in turn (the first block of a round alternating), the same games: moves a
+    second of each (CPU time, all blocks) and the moves played; None without ``rev``."""
+    modules = baseline_lab(rev)
+    if modules is None:
+        return None
+    import ruleslawyer.lab.bots as b
+    import ruleslawyer.lab.engine as e
+    import ruleslawyer.lab.game as g
+    import ruleslawyer.spec.loader as lo
+    runs = {"now": _player(lo, e, b, g, bots), "then": _player(*modules, bots)}
+    for play in runs.values():
+        play(10 ** 6)  # each lab set up before the clock runs
+    spent = dict.fromkeys(runs, 0.0)
+    moves = dict.fromkeys(runs, 0)
+    for r in range(rounds):
+        order = list(runs) if r % 2 == 0 else list(reversed(runs))
+        for name in order:
+            t = time.process_time()
+            moves[name] += sum(runs[name](i) for i in range(r * block, (r + 1) * block))
+            spent[name] += time.process_time() - t
+    return moves["now"] / spent["now"], moves["then"] / spent["then"], moves["now"]
 
 
 def simulate_random(variant: str, games: int, bots: str, repeat: int = 1) -> tuple[int, list[float], list]:
@@ -130,6 +188,9 @@ def main(argv=None) -> None:
     ap.add_argument("--scaling-games", type=int, default=1000)
     ap.add_argument("--skip-scaling", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="runs of part 1 (a new lab each; best, median, worst)")
+    ap.add_argument("--sim-baseline", default=SIM_BASELINE,
+                    help="a revision whose lab simulates in turn with this tree's (empty: none)")
+    ap.add_argument("--rounds", type=int, default=10, help="rounds of the interleaved simulation")
     args = ap.parse_args(argv)
 
     print(f"1. random-bot simulation, Lady Alice 4p, {args.games} games, bots {args.bots}")
@@ -137,6 +198,14 @@ def main(argv=None) -> None:
     rates = sorted(moves / dt for dt in times)
     print(f"   simulate (lab, this tree): {moves} legal moves, {len(times)} run(s): best {min(times):.2f} s CPU = "
           f"{rates[-1]:,.0f} moves/s, median {statistics.median(rates):,.0f}, worst {rates[0]:,.0f}")
+    if args.sim_baseline:
+        found = interleaved(args.sim_baseline, args.bots, args.rounds)
+        if found is None:
+            print(f"   (simulation of {args.sim_baseline}: git cannot give it)")
+        else:
+            now_rate, then_rate, n = found
+            print(f"   simulate, interleaved with {args.sim_baseline} ({args.rounds} rounds of 20 games each, {n} moves): "
+                  f"this tree {now_rate:,.0f}, {args.sim_baseline} {then_rate:,.0f} moves/s: {now_rate / then_rate:.2f}x")
     players = seat_names(4)
     now = replay_rate(Machine(load_rules("lady-alice", variant="4p")), recorded, players, Play)
     print(f"   replay check+apply, this tree:    {now:,.0f} moves/s")
