@@ -60,40 +60,38 @@ BASELINE = "e20a941"
 SIM_BASELINE = "52c10b5"
 
 
-def baseline_machine(rev: str):
-    """The spec package of ``rev`` as a package of its own (None when git cannot give it)."""
+def _extracted(rev: str, folders: list[str], package: str) -> Path | None:
+    """``folders`` of ``rev`` as the package ``package`` of a temporary folder put on the
+    import path (its folder returned), or None when git cannot give them."""
     try:
-        data = subprocess.run(["git", "archive", rev, "spec", "rules"], cwd=ROOT, capture_output=True,
-                              check=True).stdout
+        data = subprocess.run(["git", "archive", rev, *folders], cwd=ROOT, capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     folder = Path(tempfile.mkdtemp(prefix="rl-baseline-"))
-    pkg = folder / "rl_baseline"
+    pkg = folder / package
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(pkg, filter="data")
     sys.path.insert(0, str(folder))
+    return pkg
+
+
+def baseline_machine(rev: str):
+    """The spec package of ``rev`` as a package of its own (None when git cannot give it)."""
+    pkg = _extracted(rev, ["spec", "rules"], "rl_baseline")
+    if pkg is None:
+        return None
     loader = importlib.import_module("rl_baseline.spec.loader")
     machine = importlib.import_module("rl_baseline.spec.machine")
     return loader, machine, pkg / "rules"
 
 
 def baseline_lab(rev: str):
-    """``play(index) -> moves`` of the lab of ``rev`` (its spec, lab, solver, checker and rules
-    as a package of its own, from ``git archive``), or None when git cannot give it."""
-    try:
-        data = subprocess.run(["git", "archive", rev, "spec", "lab", "solver", "checker", "rules"], cwd=ROOT,
-                              capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
+    """The modules a simulation needs from the lab of ``rev`` (its spec, lab, solver, checker
+    and rules as a package of its own), or None when git cannot give it."""
+    if _extracted(rev, ["spec", "lab", "solver", "checker", "rules"], "rl_lab_baseline") is None:
         return None
-    folder = Path(tempfile.mkdtemp(prefix="rl-lab-baseline-"))
-    pkg = folder / "rl_lab_baseline"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(pkg, filter="data")
-    sys.path.insert(0, str(folder))
     return [importlib.import_module(f"rl_lab_baseline.{m}") for m in ("spec.loader", "lab.engine", "lab.bots",
                                                                        "lab.game")]
 
