@@ -582,8 +582,7 @@ class Machine:
                 (then if truth(env) else other)(s, play, args, out, env)
             return when
         if verb == "set":
-            values = tuple((name, e.run if self._constant(e) is None else _returns(self._constant(e)[0]), e)
-                           for name, e in arg)
+            values = tuple((name, _settled_run(e, self._constant(e)), e) for name, e in arg)
 
             def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 found = {}
@@ -928,8 +927,11 @@ def _immutable(value: Any) -> bool:
     return value is None or isinstance(value, (bool, int, str))
 
 
-def _returns(value: Any) -> Callable[[Mapping[str, Any]], Any]:
-    """An expression's run when its value is known."""
+def _settled_run(expr: Expr, constant: tuple[Any] | None) -> Callable[[Mapping[str, Any]], Any]:
+    """An expression's run: its value when the constants settle it (``(value,)``)."""
+    if constant is None:
+        return expr.run
+    value = constant[0]
     return lambda env: value
 
 
