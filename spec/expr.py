@@ -277,15 +277,21 @@ def _attr(value: Any, name: str) -> Any:
             raise ExprError(f"no field '{name}'") from None
     if name.startswith("_"):
         raise ExprError(f"no attribute '{name}'")
-    if isinstance(value, Mapping):
+    kind = type(value)
+    found = _KINDS.get(kind)
+    if found is None:  # what a type's values give: a mapping's keys, a dataclass's fields, or nothing
+        found = _KINDS[kind] = (issubclass(kind, Mapping), getattr(kind, "__dataclass_fields__", None))
+    if found[0]:
         try:
             return value[name]
         except KeyError:
             raise ExprError(f"no field '{name}'") from None
-    fields = getattr(type(value), "__dataclass_fields__", None)
-    if fields is not None and name in fields:
+    if found[1] is not None and name in found[1]:
         return getattr(value, name)
-    raise ExprError(f"no field '{name}' on {type(value).__name__}")
+    raise ExprError(f"no field '{name}' on {kind.__name__}")
+
+
+_KINDS: dict[type, tuple[bool, Any]] = {}  # see _attr()
 
 
 @dataclass
