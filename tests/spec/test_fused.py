@@ -1,12 +1,13 @@
 """Requirements checked as one generated function, the lab's one environment, and the
 small fast paths of the state machine, each against a plain way of computing the same.
 
-* ``first_failing`` / ``truth_of`` (spec/expr.py) against the requirements checked one at a
-  time through the closures: the same index, or the same error;
+* ``first_failing``, ``truth_of`` and ``holding`` (spec/expr.py) against the requirements
+  checked one at a time through the closures: the same answer, or the same error;
+* ``each`` against the expression run once per item;
 * ``Machine.renew`` against ``Machine.env``: every expression of the rule set gives the
   same value (or error) in both, at states of simulated games;
-* ``State.copy``, ``facts.count`` and the effects the constants settle against what they
-  replace.
+* ``State.copy``, ``facts.count``, ``State.placed`` and the effects the constants settle
+  against what they replace.
 """
 
 from __future__ import annotations
@@ -92,6 +93,26 @@ def test_first_failing_agrees_with_the_requirements_one_at_a_time(pairs):
                 expected = _outcome(plain, env)
                 got = _outcome(one, env)
             assert got == (expected if expected[0] == "error" else ("value", expected[1] < 0))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.tuples(st.none() | _expressions(), _expressions()), max_size=3), min_size=1, max_size=3))
+def test_holding_agrees_with_each_group_checked_in_turn(groups):
+    """``holding`` (who may move: every kind's requirements) against each group checked one
+    requirement at a time through the closures."""
+    exprs = _compiled([s for group in groups for pair in group for s in pair if s is not None])
+    if exprs is None:
+        return
+    it = iter(exprs)
+    reqs = [[(None if w is None else next(it), next(it)) for w, _e in group] for group in groups]
+    firsts = [_sequential(group) for group in reqs]
+
+    def plain(env: Any) -> list[int]:
+        return [i for i, first in enumerate(firsts) if first(env) < 0]
+    fused = X.holding(reqs, plain)
+    for env in (ENV, {**ENV, "x": 7}):
+        with evaluations():
+            assert _outcome(fused, env) == _outcome(plain, env)
 
 
 @pytest.mark.parametrize("when,check,expected", [
