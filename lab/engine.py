@@ -217,15 +217,13 @@ class Lab:
                     self._reads[(id(w), id(e))] = None if both is None else tuple(sorted(set(both)))
             info.obs_stages = tuple(tuple(x) for x in obs_stages)
             info.needs_env = any(self._constant(e) is None for p in info.mover for e in (p.size, p.max) if e is not None)
-            info.equality = frozenset(p.name for p in outcome if p.type == "count"
-                                      and self._equality_observed(move, p))
+            facts = {p.name: self._equality_observed(move, p) for p in outcome if p.type == "count"}
+            facts = {name: fact for name, fact in facts.items() if fact is not None}
+            info.equality = frozenset(facts)
             mover_names = {p.name for p in info.mover}
+            info.settling = {name: fact for name, fact in facts.items() if attrs(fact) <= mover_names | {name}}
             info.blank = {**{p.name: None for p in outcome}, **{p.name: None for p in info.mover}}
             info.zeros = {p.name: 0 for p in outcome if p.type == "count"}
-            for p in outcome:
-                fact = self._equality_observed(move, p)
-                if p.name in info.equality and isinstance(fact, Expr) and attrs(fact) <= mover_names | {p.name}:
-                    info.settling[p.name] = fact
             self.kinds[kind] = info
         self.end_labels = declared_ends(rules)
         #: whether some kind is due when the rules say so (else :meth:`due` always answers nothing)
@@ -265,7 +263,7 @@ class Lab:
         names = {**self.machine.static, **(known or {})}
 
         def value(e: Expr) -> bool | None:
-            found = self._evaluated(e, names)
+            found = self.machine.evaluated(e, names)
             return None if found is None or is_formula(found[0]) else bool(found[0])
         if when is not None and value(when) is False:
             return True
@@ -397,18 +395,8 @@ class Lab:
         """(value,) of an expression that reads only the rule set's constants, else None."""
         key = id(expr)
         if key not in self._constants:
-            self._constants[key] = self._evaluated(expr, self.machine.static)
+            self._constants[key] = self.machine.evaluated(expr, self.machine.static)
         return self._constants[key]
-
-    def _evaluated(self, expr: Expr, names: Mapping[str, Any]) -> tuple[Any] | None:
-        """(value,) of an expression that reads only ``names``, else None (None too when it
-        fails: it is left to fail where the rules run it)."""
-        if not expr.names <= names.keys():
-            return None
-        try:
-            return (self.machine._run(expr, dict(names), "constants"),)
-        except Exception:  # noqa: BLE001 - see above
-            return None
 
     def options(self, state: State, actor: str, p: MoveParam, named: Sequence[str] = (),
                 exclude: frozenset[str] | set[str] = frozenset(), env: Mapping[str, Any] | None = None) -> list[Any]:
@@ -611,7 +599,8 @@ class Lab:
 
     def _outcome_values(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                         world: Mapping[str, str] | None,
-                        settled: list[str] | None = None) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
+                        settled: list[str] | None = None
+                        ) -> tuple[dict[str, Any], dict[str, Any], list[list[Any]]] | None:
         """The move's parameters so far, the environment, and every value each outcome may
         take, in the rule file's order (an optional one: None last), not yet filtered;
         None when a requirement or fact of the mover's choices alone fails.  ``settled``
@@ -676,7 +665,9 @@ class Lab:
             return Play(kind, actor, dict(args))
         if not info.outcome:  # nothing to search: the mover's choices checked, the move is complete
             checked = self._mover_checked(state, actor, info, args, world)
-            return None if checked is None else Play(kind, actor, {k: v for k, v in checked[0].items() if v is not None})
+            if checked is None:
+                return None
+            return Play(kind, actor, {k: v for k, v in checked[0].items() if v is not None})
         settled: list[str] = []
         found_axes = self._outcome_values(state, actor, kind, args, world, settled)
         if found_axes is None:
@@ -721,7 +712,7 @@ class Lab:
                     self._search(i + 1, names, every, full, stages, env, world, rng, tried):
                 return True
         full[name] = None
-        return optional and self._failing(checks, env, world) is None and \
+        return optional and first(env) < 0 and (not facts or failing(facts, env, world) is None) and \
             self._search(i + 1, names, every, full, stages, env, world, rng, tried)
 
     def failed_alike(self, names: Iterable[str]) -> bool:

@@ -257,7 +257,8 @@ class Machine:
         live = self._live
         if live is None or live[0] is not env or live[1] != state.players:
             env.update(self._base(state.players))
-            live = self._live = (env, state.players, {name: _bind(expr, args, env) for name, expr, args in self._functions})
+            bound = {name: _bind(expr, args, env) for name, expr, args in self._functions}
+            live = self._live = (env, state.players, bound)
             since = None
         env.update(live[2])  # the functions as bound (a caller may have set others in their place)
         if since is not None and since.players is state.players:
@@ -398,11 +399,10 @@ class Machine:
             holds = self.holds
             return lambda env: holds(when, expr, env, where)  # the constants' value is kept there
         check = _truth_of(expr, where)
-        if when is not None:
-            condition = _truth_of(when, where)
-            exact = check
-            check = lambda env: not condition(env) or exact(env)  # noqa: E731
-        return truth_of(when, expr, check)  # the same, in one frame
+        if when is None:
+            return truth_of(None, expr, check)  # the same, in one frame
+        condition = _truth_of(when, where)
+        return truth_of(when, expr, lambda env: not condition(env) or check(env))
 
     def missing_of(self, move: Move, play: Play) -> set[str]:
         """Required parameters the move does not give."""
@@ -598,11 +598,7 @@ class Machine:
 
             def change(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 for name, e in arg:
-                    try:
-                        value = e.run(env)
-                    except ExprError as exc:
-                        raise RuleError(f"{where}: {e.source}: {exc}") from None
-                    s.vars[name] = _change(s.vars.get(name), value, add, where)
+                    s.vars[name] = _change(s.vars.get(name), run(e, env, where), add, where)
             return change
         if verb == "reveal_tokens":
             param = self.rules.moves[kind].param_of_type("token_reveals")
@@ -649,10 +645,7 @@ class Machine:
             return phase
         if verb == "turn":
             def turn(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                try:
-                    s.turn = env["turn"] = arg.run(env)
-                except ExprError as exc:
-                    raise RuleError(f"{where}: {arg.source}: {exc}") from None
+                s.turn = env["turn"] = run(arg, env, where)
             return turn
         if verb == "end":
             def end(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
@@ -661,18 +654,23 @@ class Machine:
             return end
         raise RuleError(f"{where}: an effect the machine does not know")  # pragma: no cover - the loader refuses it
 
-    def _constant(self, expr: Expr) -> tuple[Any] | None:
-        """(value,) of an expression that reads only the rule set's constants and built-in
-        functions, when the value cannot change (a number, a text, a frozen set...); else None
-        (None too when it fails: it fails where it runs, as it did)."""
-        static = self.static
-        if any(n not in static and (n not in FUNCTIONS or n in self.rules.functions) for n in expr.names):
+    def evaluated(self, expr: Expr, names: Mapping[str, Any]) -> tuple[Any] | None:
+        """(value,) of an expression that reads only ``names`` and built-in functions, else
+        None (None too when it fails: it is left to fail where the rules run it).  With the
+        rule set's constants (:attr:`static`) as ``names``: what they settle, once."""
+        functions = self.rules.functions
+        if any(n not in names and (n not in FUNCTIONS or n in functions) for n in expr.names):
             return None
         try:
-            value = expr.run(dict(static))
+            return (expr.run(dict(names)),)
         except Exception:  # noqa: BLE001 - see above
             return None
-        return (value,) if _immutable(value) else None
+
+    def _constant(self, expr: Expr) -> tuple[Any] | None:
+        """:meth:`evaluated` over the rule set's constants, when the value cannot change (a
+        number, a text, a frozen set...): an effect's value computed once."""
+        found = self.evaluated(expr, self.static)
+        return found if found is not None and _immutable(found[0]) else None
 
     def _reveal(self, s: State, space: str, reveals: Any) -> list[Token]:
         """Turn face up the face-down tokens of a space.
@@ -1015,7 +1013,7 @@ def _boolean(value: Any, expr: Expr, where: str) -> bool:
 
 
 def _bind(expr: Expr, names: tuple[str, ...], env: dict[str, Any]) -> Callable[..., Any]:
-    def call(*args):  # type: ignore[no-untyped-def]  # made per state: unannotated, cheaper to make
+    def call(*args):  # type: ignore[no-untyped-def]  # made per environment: unannotated, cheaper to make
         if len(args) != len(names):
             raise ExprError(f"expected {len(names)} argument(s), got {len(args)}")
         if type(env) is dict:
