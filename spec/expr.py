@@ -39,7 +39,8 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "MAX_STEPS", "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
+           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "MAX_STEPS",
+           "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
 class ExprError(Exception):
@@ -492,13 +493,9 @@ def each(expr: Expr, name: str, answer: str) -> Callable[[Env, Sequence[Any]], l
     ...     keep({"n": 1}, [3, 1, 2]), keep({"n": "?"}, [3])
     ([3, 2], None)
     """
-    fn = None
-    if expr.exact is not None:
-        from .exprgen import generate_each  # it imports this module
-        try:
-            fn = generate_each(ast.parse(expr.source.replace("\n", " "), mode="eval"), name, answer)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            fn = None
+    from .exprgen import generate_each  # it imports this module
+    tree = _tree(expr.source) if expr.exact is not None else None
+    fn = None if tree is None else generate_each(tree, name, answer)
     get = _BUDGET.get
 
     def run(env, items):  # type: ignore[no-untyped-def]
@@ -522,10 +519,9 @@ def _fused(groups: Sequence[Sequence[tuple[Expr | None, Expr]]], answer: str,
     if any(e is not None and e.exact is None for group in groups for pair in group for e in pair):
         return exact  # the closures alone serve one of them
     from .exprgen import generate_checks  # it imports this module
-    try:
-        trees = [[tuple(None if e is None else ast.parse(e.source.replace("\n", " "), mode="eval") for e in pair)
-                  for pair in group] for group in groups]
-    except (SyntaxError, RecursionError, MemoryError, ValueError):
+    trees = [[tuple(None if e is None else _tree(e.source) for e in pair) for pair in group] for group in groups]
+    given = [(e, t) for group, made in zip(groups, trees) for pair, got in zip(group, made) for e, t in zip(pair, got)]
+    if any(e is not None and t is None for e, t in given):  # Python cannot parse one again: the exact way
         return exact
     fn = generate_checks(trees, answer)  # type: ignore[arg-type]
     if fn is None:
@@ -1036,8 +1032,14 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
 def _generated(source: str, params: tuple[str, ...]) -> Callable[..., Any] | None:
     """The generated function of an expression already compiled, ``params`` read as arguments."""
     from .exprgen import generate  # it imports this module
+    tree = _tree(source)
+    return None if tree is None else generate(tree, params)
+
+
+def _tree(source: str) -> ast.Expression | None:
+    """The syntax tree of an expression already compiled (None when Python cannot give it again)."""
     try:
-        return generate(ast.parse(source.replace("\n", " "), mode="eval"), params)
+        return ast.parse(source.replace("\n", " "), mode="eval")
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None
 

@@ -45,6 +45,11 @@ class _Unsupported(Exception):
     """A tree this generator does not translate (the closures serve it)."""
 
 
+# What leaves a tree untranslated (the closures serve it): a form the generator does not know,
+# or a tree Python's compiler refuses or cannot take (too deep, too big).
+_UNTRANSLATED = (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError)
+
+
 _CONSTANTS = {"true": True, "false": False, "none": None}
 _CMP = {ast.Eq: ("_eq", ast.Eq), ast.NotEq: ("_ne", ast.NotEq), ast.Lt: ("_lt", ast.Lt), ast.LtE: ("_le", ast.LtE),
         ast.Gt: ("_gt", ast.Gt), ast.GtE: ("_ge", ast.GtE), ast.In: ("_contains", None),
@@ -502,7 +507,7 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
         if gen.charges:  # _n = 0; _r = value; budget[0] -= _n; if budget[0] < 0: _limit(); return _r
             body = [*_charged_run(value, "_r"), ast.Return(value=_load("_r"))]
         return _function(body, bound.values(), None if params else (_UNBUDGETED,))
-    except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
+    except _UNTRANSLATED:
         return None
 
 
@@ -543,38 +548,38 @@ def generate_checks(groups: Sequence[Sequence[tuple[ast.Expression | None, ast.E
                                 orelse=[], type_comment=None))
         body.append(ast.Return(value=_load("_o") if answer == "open" else _const(-1 if answer == "index" else True)))
         return _function(body, (), None)
-    except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
+    except _UNTRANSLATED:
         return None
 
 
-def generate_each(tree: ast.Expression, name: str, answer: str) -> Callable[[Any, list[Any], Any], list[Any]] | None:
+def generate_each(tree: ast.Expression, name: str,
+                  answer: str) -> Callable[[Any, list[Any], Any], list[Any]] | None:
     """One function ``(env, budget, items)`` that evaluates the expression once per item (read
     as ``name``), each an outermost run (a budget of its own).  ``answer`` "true": the items
     for which it is True; "int": the values, each an int.  Any other value raises
     :class:`Bail` (the caller's exact way says what it means).  None when not translated.
 
     >>> keep = generate_each(ast.parse("t > 1", mode="eval"), "t", "true")
-    >>> keep({}, [0, 1], [3, 1, 2]), generate_each(ast.parse("t * k", mode="eval"), "t", "int")({"k": 2}, [0, 1], [1, 2])
+    >>> twice = generate_each(ast.parse("t * k", mode="eval"), "t", "int")
+    >>> keep({}, [0, 1], [3, 1, 2]), twice({"k": 2}, [0, 1], [1, 2])
     ([3, 2], [2, 4])
     """
     try:
         gen = _Gen()
-        stmts = _checked_value(gen, tree, "_r", {name: "_a0"})
-        if answer == "true":
-            keep = _call("_keep", _load("_a0"))
-            test = _compare(_load("_r"), (ast.Is(), _const(True)))
-            other = ast.If(test=_compare(_load("_r"), (ast.IsNot(), _const(False))), body=[_raise_bail()], orelse=[])
-            stmts.append(ast.If(test=test, body=[ast.Expr(value=keep)], orelse=[other]))
+        bound = {name: "_a0"}
+        if answer == "true":  # the item kept when the value is True, the next one when False
+            stmts = [*_checked(gen, tree, "_r", [ast.Continue()], bound), ast.Expr(value=_call("_keep", _load("_a0")))]
         else:
             test = _compare(_type(_load("_r")), (ast.IsNot(), _load("int")))
-            stmts += [ast.If(test=test, body=[_raise_bail()], orelse=[]), ast.Expr(value=_call("_keep", _load("_r")))]
+            stmts = [*_checked_value(gen, tree, "_r", bound), ast.If(test=test, body=[_raise_bail()], orelse=[]),
+                     ast.Expr(value=_call("_keep", _load("_r")))]
         body = [ast.Assign(targets=[_store("_o")], value=ast.List(elts=[], ctx=ast.Load())),
                 ast.Assign(targets=[_store("_keep")], value=ast.Attribute(value=_load("_o"), attr="append",
                                                                            ctx=ast.Load())),
                 ast.For(target=_store("_a0"), iter=_load("items"), body=stmts, orelse=[], type_comment=None),
                 ast.Return(value=_load("_o"))]
         return _function(body, ("items",), None)
-    except (_Unsupported, RecursionError, SyntaxError, ValueError, MemoryError):
+    except _UNTRANSLATED:
         return None
 
 
@@ -611,7 +616,8 @@ def _requirement(gen: _Gen, when: ast.Expression | None, tree: ast.Expression, f
             ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(False))), body=go, orelse=[])]
 
 
-def _checked_value(gen: _Gen, tree: ast.Expression, target: str, bound: dict[str, str] | None = None) -> list[ast.stmt]:
+def _checked_value(gen: _Gen, tree: ast.Expression, target: str,
+                   bound: dict[str, str] | None = None) -> list[ast.stmt]:
     """``target = value`` of an outermost run: a fresh budget, the steps charged inline taken."""
     gen.charges = False
     value = gen.gen(tree.body, bound or {})
@@ -622,10 +628,11 @@ def _checked_value(gen: _Gen, tree: ast.Expression, target: str, bound: dict[str
     return [fresh, *_charged_run(value, target)]
 
 
-def _checked(gen: _Gen, tree: ast.Expression, target: str, fails: list[ast.stmt]) -> list[ast.stmt]:
+def _checked(gen: _Gen, tree: ast.Expression, target: str, fails: list[ast.stmt],
+             bound: dict[str, str] | None = None) -> list[ast.stmt]:
     """The value into ``target``, then ``fails`` when it is False (not True nor False: Bail)."""
     other = ast.If(test=_compare(_load(target), (ast.Is(), _const(False))), body=fails, orelse=[_raise_bail()])
-    return [*_checked_value(gen, tree, target),
+    return [*_checked_value(gen, tree, target, bound),
             ast.If(test=_compare(_load(target), (ast.IsNot(), _const(True))), body=[other], orelse=[])]
 
 

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from ruleslawyer.lab.bots import parse_bots
 from ruleslawyer.lab.engine import Lab
 from ruleslawyer.lab.game import play_game
-from ruleslawyer.spec import expr as X
 from ruleslawyer.spec.diagnostics import DiagnosticError
-from ruleslawyer.spec.expr import Expr, LimitError, Namespace, compile_expr, each, evaluations, first_failing, truth_of
+from ruleslawyer.spec.expr import (Expr, LimitError, Namespace, compile_expr, each, evaluations, first_failing,
+                                   holding, truth_of)
 from ruleslawyer.spec.facts import Lin, count, is_formula
 from ruleslawyer.spec.loader import load_rules
 from ruleslawyer.spec.machine import Machine, State
@@ -109,7 +109,7 @@ def test_holding_agrees_with_each_group_checked_in_turn(groups):
 
     def plain(env: Any) -> list[int]:
         return [i for i, first in enumerate(firsts) if first(env) < 0]
-    fused = X.holding(reqs, plain)
+    fused = holding(reqs, plain)
     for env in (ENV, {**ENV, "x": 7}):
         with evaluations():
             assert _outcome(fused, env) == _outcome(plain, env)
