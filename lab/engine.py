@@ -140,6 +140,7 @@ class Lab:
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
         self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
         self._checks: dict[tuple[str, bool, frozenset[str]], list[_Stage]] = {}  # see _checks_of()
+        self._firsts: dict[tuple[tuple[int, int, str], ...], Any] = {}  # see _first_failing()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
@@ -751,7 +752,15 @@ class Lab:
 
     def _first_failing(self, reqs: Sequence[tuple[Any, Any, str]]) -> Any:
         """The index of the first of these requirements that does not hold, or -1, as one
-        function of the environment (see :func:`~ruleslawyer.spec.expr.first_failing`)."""
+        function of the environment (see :func:`~ruleslawyer.spec.expr.first_failing`);
+        made once per list of requirements (several stages check the same list)."""
+        key = tuple((id(w), id(e), where) for w, e, where in reqs)
+        found = self._firsts.get(key)
+        if found is None:
+            found = self._firsts[key] = self._make_first_failing(reqs)
+        return found
+
+    def _make_first_failing(self, reqs: Sequence[tuple[Any, Any, str]]) -> Any:
         checks: list[Any] = []  # made when first needed (the generated function serves the usual case)
 
         def exact(env: Mapping[str, Any]) -> int:

@@ -39,7 +39,8 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "MAX_STEPS",
+           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "program",
+           "MAX_STEPS",
            "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
@@ -507,6 +508,60 @@ def each(expr: Expr, name: str, answer: str) -> Callable[[Env, Sequence[Any]], l
             return fn(env, budget, items)
         except Exception:  # noqa: BLE001 - the exact way gives the value or error
             return None
+        finally:
+            budget[1] = 0
+    return run
+
+
+def program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., bool | None] | None:
+    """Steps that act on values of expressions, as one function ``(env, *context)``:
+    ``("do", fn, values)`` takes each value (an :class:`Expr`, or ``(constant,)``) then calls
+    ``fn(*context, env, *values)``; ``("if", expr, then, otherwise)`` runs the steps ``then``
+    when the expression gives True, ``otherwise`` when False.  Within :func:`evaluations`,
+    one generated function runs them (each expression an outermost run) and answers True.
+    It answers False when it fails along the way (another value for an ``if``, an error,
+    an error of a ``fn`` too): what the steps did until then is the caller's to undo, before
+    it runs them its exact way.  None: not tried (no evaluations()), nothing done.  The
+    function itself is None when an expression is not translated.
+
+    >>> seen = []
+    >>> run = program([("if", compile_expr("n > 1"), [("do", lambda env, v: seen.append(v), [compile_expr("n")])],
+    ...                 [])], 0)
+    >>> with evaluations():
+    ...     run({"n": 2}), run({"n": "?"}), seen
+    (True, False, [2])
+    """
+    from .exprgen import generate_program  # it imports this module
+    made: dict[int, ast.Expression | None] = {}
+
+    def trees(block: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        for step in block:
+            exprs = step[2] if step[0] == "do" else [step[1]]
+            for e in exprs:
+                if isinstance(e, Expr) and id(e) not in made:
+                    made[id(e)] = _tree(e.source) if e.exact is not None else None
+            if step[0] == "do":
+                out.append(("do", step[1], [e if isinstance(e, tuple) else made[id(e)] for e in exprs]))
+            else:
+                out.append(("if", made[id(step[1])], trees(step[2]), trees(step[3])))
+        return out
+    translated = trees(steps)
+    fn = None if None in made.values() else generate_program(translated, arity)
+    if fn is None:
+        return None
+    get = _BUDGET.get
+
+    def run(env, *context):  # type: ignore[no-untyped-def]
+        budget = get()
+        if budget is None or budget[1]:
+            return None
+        budget[1] = 1
+        try:
+            fn(env, budget, *context)
+            return True
+        except Exception:  # noqa: BLE001 - the exact way gives the state or error
+            return False
         finally:
             budget[1] = 0
     return run

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 from . import expr as x
 from .facts import Lin, is_formula
 
-__all__ = ["generate", "generate_checks", "generate_each", "Bail"]
+__all__ = ["generate", "generate_checks", "generate_each", "generate_program", "Bail"]
 
 
 class Bail(Exception):
@@ -579,6 +579,59 @@ def generate_each(tree: ast.Expression, name: str,
                 ast.For(target=_store("_a0"), iter=_load("items"), body=stmts, orelse=[], type_comment=None),
                 ast.Return(value=_load("_o"))]
         return _function(body, ("items",), None)
+    except _UNTRANSLATED:
+        return None
+
+
+def generate_program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., None] | None:
+    """One function ``(env, budget, *context)`` (``arity`` arguments of context) that runs
+    steps in order: ``("do", fn, values)`` takes each value (an expression tree, an outermost
+    run with a budget of its own, or ``(constant,)``), then calls ``fn(*context, env,
+    *values)``; ``("if", tree, then, otherwise)`` runs the steps ``then`` when the tree gives
+    True, ``otherwise`` when False, and raises :class:`Bail` on any other value.  None when
+    a tree is not translated.
+
+    >>> seen = []
+    >>> run = generate_program([("do", lambda who, env, v: seen.append((who, v)), [ast.parse("n + 1", mode="eval")]),
+    ...                         ("if", ast.parse("n > 1", mode="eval"), [("do", lambda who, env: seen.append(who), [])],
+    ...                          [("do", lambda who, env, v: seen.append(v), [(None,)])])], 1)
+    >>> run({"n": 2}, [0, 1], "Ann"), run({"n": 0}, [0, 1], "Bob"), seen
+    (None, None, [('Ann', 3), 'Ann', ('Bob', 1), None])
+    """
+    try:
+        gen = _Gen()
+        defaults: list[Any] = []  # the functions and constants, read as arguments' defaults (locals)
+        context = [_load(f"_x{i}") for i in range(arity)]
+
+        def given(value: Any) -> ast.expr:
+            defaults.append(value)
+            return _load(f"_d{len(defaults) - 1}")
+
+        def block(program: Sequence[tuple[Any, ...]]) -> list[ast.stmt]:
+            out: list[ast.stmt] = []
+            for step in program:
+                if step[0] == "do":
+                    values: list[ast.expr] = []
+                    for value in step[2]:
+                        if isinstance(value, tuple):
+                            values.append(given(value[0]))
+                            continue
+                        target = gen.temp()
+                        out.extend(_checked_value(gen, value, target))
+                        values.append(_load(target))
+                    out.append(ast.Expr(value=ast.Call(func=given(step[1]), args=[*context, _load("env"), *values],
+                                                       keywords=[])))
+                    continue
+                _if_, tree, then, otherwise = step
+                other = [ast.If(test=_compare(_load("_w"), (ast.IsNot(), _const(False))), body=[_raise_bail()],
+                                orelse=[]), *block(otherwise)]
+                out.extend(_checked_value(gen, tree, "_w"))
+                out.append(ast.If(test=_compare(_load("_w"), (ast.Is(), _const(True))),
+                                  body=block(then) or [ast.Pass()], orelse=other))
+            return out
+        body = [*block(steps), ast.Return(value=_const(None))]
+        return _function(body, (*(f"_x{i}" for i in range(arity)), *(f"_d{i}" for i in range(len(defaults)))),
+                         tuple(defaults))
     except _UNTRANSLATED:
         return None
 

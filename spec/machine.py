@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .deal import build_deal, zone_functions
 from .dealmodel import Deal
 from .env import static_env
-from .expr import FUNCTIONS, Expr, ExprError, Namespace, Scope, truth_of
+from .expr import FUNCTIONS, Expr, ExprError, Namespace, Scope, program, truth_of
 from .facts import Const, Fact, is_formula
 from .model import CHOICE_TYPES, UNKNOWN, Effect, decided_by, Move, MoveParam, Observation, Ruleset
 
@@ -190,7 +190,7 @@ class Machine:
         self._tokens_on = rules.tokens is not None
         self._functions = tuple((fn.name, fn.expr, fn.args) for fn in rules.functions.values())
         self._setup: tuple[Any, Namespace] = (None, Namespace({}))  # (a state's set-up, the view of it)
-        self._programs: dict[str, _Step] = {}  # move kind -> its effects compiled
+        self._programs: dict[str, tuple[Any, _Step]] = {}  # move kind -> its effects compiled
         self._live: tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | None = None  # see renew()
         self._outs: tuple[Any, ...] = (None, None)  # see _out_names()
         self._observing: dict[tuple[str, str], list[Expr]] = {}  # see observed_value()
@@ -541,7 +541,15 @@ class Machine:
         args = self._args(move, play)
         env = self.env(new, play.actor, args) if into is None else \
             self.renew(into, new, play.actor, args, since=state if into_holds is state else None)
-        self._program(play.kind)(new, play, args, outcome, env)
+        fast, exact = self._program(play.kind)
+        done = fast(env, new, play, args, outcome) if fast is not None else None
+        if not done:
+            if done is False:  # the generated function failed along the way: from the copy again
+                new = state.copy()
+                new.moves += 1
+                outcome = Outcome(new, violations)
+                env = self.env(new, play.actor, args) if into is None else self.renew(into, new, play.actor, args)
+            exact(new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
         if keep_env or into is not None:
             env["move_number"] = new.played + 1
@@ -551,73 +559,67 @@ class Machine:
             env.clear()  # its bound rule functions refer to it: a cycle the garbage collector would free
         return outcome
 
-    def _program(self, kind: str) -> "_Step":
-        """A move kind's effects as one function, compiled once: what each effect reads
-        and writes is settled here, and after each effect only the names it changed are
-        updated in the environment (state variables are read through a live view)."""
+    def _program(self, kind: str) -> tuple[Any, "_Step"]:
+        """A move kind's effects, compiled once: one generated function that runs them all
+        (:func:`~ruleslawyer.spec.expr.program`, or None), and the same steps as closures
+        (the exact way).  What each effect reads and writes is settled here, and after each
+        effect only the names it changed are updated in the environment (state variables
+        are read through a live view)."""
         found = self._programs.get(kind)
         if found is None:
-            found = self._programs[kind] = self._steps(kind, self.rules.moves[kind].effects)
+            plan = self._plan(kind, self.rules.moves[kind].effects)
+            found = self._programs[kind] = (program(plan, 4), self._exact(plan))
         return found
 
-    def _steps(self, kind: str, effects: Iterable[Effect]) -> "_Step":
-        steps = [self._step(kind, eff) for eff in effects]
+    def _plan(self, kind: str, effects: Iterable[Effect]) -> list[tuple[Any, ...]]:
+        """Effects as the steps of :func:`~ruleslawyer.spec.expr.program`: ``("do", act,
+        values, where)``, every value taken (an expression, or ``(constant,)`` when the
+        rule set's constants settle it) before ``act(state, play, args, outcome, env,
+        *values)``; ``("if", condition, then, otherwise, where)``."""
+        steps: list[tuple[Any, ...]] = []
+        for eff in effects:
+            where = f"{kind} effect {eff.verb}"
+            if eff.verb == "when":
+                then, other = self._plan(kind, eff.then), self._plan(kind, eff.otherwise)
+                fixed = self._constant(eff.arg)
+                if fixed is not None and isinstance(fixed[0], bool):  # the rule set's constants decide
+                    steps.extend(then if fixed[0] else other)
+                else:
+                    steps.append(("if", eff.arg, then, other, where))
+                continue
+            for act, values in self._acts(kind, eff, where):
+                steps.append(("do", act, [self._constant(e) or e for e in values], where))
+        return steps
 
-        def run(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-            for step in steps:
-                step(s, play, args, out, env)
-        return run
-
-    def _step(self, kind: str, eff: Effect) -> "_Step":
-        where = f"{kind} effect {eff.verb}"
-        verb, arg, run = eff.verb, eff.arg, self._run
-        if verb == "when":
-            then, other = self._steps(kind, eff.then), self._steps(kind, eff.otherwise)
-            fixed = self._constant(arg)
-            if fixed is not None and isinstance(fixed[0], bool):  # the rule set's constants decide
-                return then if fixed[0] else other
-            truth = self.requirement(None, arg, where)  # the same truth, constants kept
-
-            def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                (then if truth(env) else other)(s, play, args, out, env)
-            return when
+    def _acts(self, kind: str, eff: Effect, where: str) -> list[tuple["_Act", list[Expr]]]:
+        """What an effect does, as (act, the expressions whose values it takes)."""
+        verb, arg = eff.verb, eff.arg
         if verb == "set":
-            values = tuple((name, _settled_run(e, self._constant(e)), e) for name, e in arg)
+            names = tuple(name for name, _e in arg)
 
-            def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                found = {}
-                for name, value_of, e in values:  # every value before any is set
-                    try:
-                        found[name] = value_of(env)
-                    except ExprError as exc:
-                        raise RuleError(f"{where}: {e.source}: {exc}") from None
-                s.vars.update(found)
-            return set_
-        if verb in ("add", "remove"):
-            add = verb == "add"
-
-            def change(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                for name, e in arg:
-                    s.vars[name] = _change(s.vars.get(name), run(e, env, where), add, where)
-            return change
+            def set_(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any],
+                     *values: Any) -> None:
+                s.vars.update(zip(names, values))  # every value taken before any is set
+            return [(set_, [e for _name, e in arg])]
+        if verb in ("add", "remove"):  # one variable after the other (a value may read the one before)
+            return [(_changing(name, verb == "add", where), [e]) for name, e in arg]
         if verb == "reveal_tokens":
             param = self.rules.moves[kind].param_of_type("token_reveals")
 
-            def reveal(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                space = run(arg, env, where)
+            def reveal(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any],
+                       space: Any) -> None:
                 stack = s.spaces.get(space) if isinstance(space, str) else None
                 if stack is not None and all(t.face_up for t in stack):
                     return  # nothing to turn: the board as it was
                 s._tokens = None
                 out.revealed.extend(self._reveal(s, space, args.get(param.name) if param else None))
                 env["tokens"] = s.token_list()
-            return reveal
+            return [(reveal, [arg])]
         if verb == "place_token":
             space_of, value_of = arg
 
-            def place(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                space = run(space_of, env, where)
-                value = run(value_of, env, where) if value_of is not None else None
+            def place(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any],
+                      space: Any, value: Any = None) -> None:
                 kept = s._tokens
                 counts = kept[2] if kept is not None and kept[0] is s.spaces else None
                 s.spaces[space] = s.spaces.get(space, ()) + (Token(play.actor, space, value, False, s.moves),)
@@ -630,29 +632,66 @@ class Machine:
                     if value is not None:
                         counts[play.actor, value] = counts.get((play.actor, value), 0) + 1
                     s._tokens[2] = counts  # type: ignore[index]
-            return place
+            return [(place, [space_of] if value_of is None else [space_of, value_of])]
         if verb == "eliminate":
-            def eliminate(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                who = run(arg, env, where)
+            def eliminate(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any],
+                          who: Any) -> None:
                 if who not in s.out:
                     s.out = s.out + (who,)
                 env["out"], env["next_active"] = self._out_names(s.players, s.out)
                 env["active"] = s.active
-            return eliminate
+            return [(eliminate, [arg])]
         if verb == "phase":
             def phase(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 s.phase = env["phase"] = arg
-            return phase
+            return [(phase, [])]
         if verb == "turn":
-            def turn(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
-                s.turn = env["turn"] = run(arg, env, where)
-            return turn
+            def turn(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any],
+                     player: Any) -> None:
+                s.turn = env["turn"] = player
+            return [(turn, [arg])]
         if verb == "end":
             def end(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
                 s.ended = env["ended"] = True
                 out.ended_by = eff
-            return end
+            return [(end, [])]
         raise RuleError(f"{where}: an effect the machine does not know")  # pragma: no cover - the loader refuses it
+
+    def _exact(self, plan: list[tuple[Any, ...]]) -> "_Step":
+        """The steps of :meth:`_plan` as closures, each expression run by :meth:`_run` (its
+        error a RuleError that says where)."""
+        steps = [self._exact_step(step) for step in plan]
+        if len(steps) == 1:
+            return steps[0]
+
+        def run(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+            for step in steps:
+                step(s, play, args, out, env)
+        return run
+
+    def _exact_step(self, step: tuple[Any, ...]) -> "_Step":
+        run = self._run
+        if step[0] == "if":
+            _if, cond, then_plan, other_plan, where = step
+            then, other = self._exact(then_plan), self._exact(other_plan)
+            truth = self.requirement(None, cond, where)  # the same truth, constants kept
+
+            def when(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                (then if truth(env) else other)(s, play, args, out, env)
+            return when
+        _do, act, values, where = step
+        if not values:
+            return act
+        if len(values) == 1 and not isinstance(values[0], tuple):
+            e = values[0]
+
+            def do1(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+                act(s, play, args, out, env, run(e, env, where))
+            return do1
+
+        def do(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any]) -> None:
+            act(s, play, args, out, env, *[v[0] if isinstance(v, tuple) else run(v, env, where) for v in values])
+        return do
 
     def evaluated(self, expr: Expr, names: Mapping[str, Any]) -> tuple[Any] | None:
         """(value,) of an expression that reads only ``names`` and built-in functions, else
@@ -886,6 +925,7 @@ class Machine:
 
 #: An effect compiled (see Machine._program): (new state, play, its parameters, outcome, environment).
 _Step = Callable[[State, Play, dict, Outcome, dict], None]
+_Act = Callable[..., None]  # _Step, then the values it takes
 
 
 def _move_reads(rules: Ruleset) -> dict[str, frozenset[str]]:
@@ -925,14 +965,6 @@ def _immutable(value: Any) -> bool:
     return value is None or isinstance(value, (bool, int, str))
 
 
-def _settled_run(expr: Expr, constant: tuple[Any] | None) -> Callable[[Mapping[str, Any]], Any]:
-    """An expression's run: its value when the constants settle it (``(value,)``)."""
-    if constant is None:
-        return expr.run
-    value = constant[0]
-    return lambda env: value
-
-
 def _whens(effects: Iterable[Effect]) -> Iterator[Effect]:
     """Every ``when`` effect, nested ones too."""
     for eff in effects:
@@ -953,6 +985,13 @@ def _groups(rules: Ruleset, items: list[str], attr: str) -> list[list[str]]:
     for i in items:
         groups.setdefault(rules.items[i].attrs.get(attr, ""), []).append(i)
     return list(groups.values())
+
+
+def _changing(name: str, add: bool, where: str) -> _Act:
+    """The act of ``add``/``remove`` on one state variable."""
+    def change(s: State, play: Play, args: dict[str, Any], out: Outcome, env: dict[str, Any], value: Any) -> None:
+        s.vars[name] = _change(s.vars.get(name), value, add, where)
+    return change
 
 
 def _change(current: Any, value: Any, add: bool, where: str) -> Any:

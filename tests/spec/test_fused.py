@@ -27,7 +27,8 @@ from ruleslawyer.spec.expr import (Expr, LimitError, Namespace, compile_expr, ea
                                    holding, truth_of)
 from ruleslawyer.spec.facts import Lin, count, is_formula
 from ruleslawyer.spec.loader import load_rules
-from ruleslawyer.spec.machine import Machine, State
+from ruleslawyer.spec.machine import Machine, Play, RuleError, State
+from ruleslawyer.spec.model import Effect
 
 from .test_exprgen import ENV, _expressions, _exprs
 
@@ -295,3 +296,103 @@ def test_placed_counts_follow_the_tokens(monkeypatch):
     for i in range(3):
         play_game(lab, bots, 9, i, 200, keep_log=False, track=False)
     assert checked.count("place") > 20
+
+
+# -- a move's effects as one generated function ------------------------------------------------
+
+def _applied(rules: Any, games: int, seed: int) -> list[tuple[State, Any]]:
+    """(state, play) of every move of simulated games, as the lab applied them."""
+    lab = Lab(rules)
+    seen: list[tuple[State, Any]] = []
+    apply = Lab.apply
+
+    def kept(self: Lab, state: State, play: Any) -> Any:
+        seen.append((state, play))
+        return apply(self, state, play)
+    weights = ";".join(f"{k}=0.05" for k in ("accuse", "guess") if k in rules.moves)
+    bots = parse_bots(f"random:{weights}", 4, list(rules.moves))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Lab, "apply", kept)
+        for i in range(games):
+            play_game(lab, bots, seed, i, 150, keep_log=False, track=False)
+    return seen
+
+
+def _result(machine: Machine, state: State, play: Any) -> tuple[Any, ...]:
+    """What applying a move gives: the new state, its violations, the tokens it turned, the
+    end it reached (or the error it raised)."""
+    try:
+        out = machine.play(state, play, legal=True)
+    except RuleError as exc:
+        return ("error", str(exc))
+    return (out.state, [(v.code, v.message) for v in out.violations], out.revealed,
+            None if out.ended_by is None else out.ended_by.position)
+
+
+@pytest.mark.parametrize("name,games", [("lady-alice", 3), ("perfect-alibi", 8)])
+def test_the_generated_effects_give_what_the_closures_give(name, games):
+    """Every move of simulated games applied by each kind's generated function (within
+    evaluations()) and by the effects one at a time through the closures (outside): the same
+    state and outcome; the generated function serves every move (the closures never run)."""
+    rules = load_rules(name, variant="4p")
+    seen = _applied(rules, games, 11)
+    machine = Machine(rules)
+    assert all(machine._program(kind)[0] is not None for kind in rules.moves)
+    exact = [machine._program(kind)[1] for kind in rules.moves]
+    plain = [_result(machine, state, play) for state, play in seen]
+    ran: list[str] = []
+    for kind in rules.moves:
+        fast, closures = machine._programs[kind]
+        machine._programs[kind] = (fast, lambda *a, _c=closures, _k=kind: (ran.append(_k), _c(*a)))
+    with evaluations():
+        fused = [_result(machine, state, play) for state, play in seen]
+    assert len(seen) > 100 and len(exact) == len(rules.moves)
+    assert fused == plain and not ran
+    assert len({play.kind for _s, play in seen}) >= 4
+
+
+def _pass_with(effects: list[Effect]) -> tuple[Machine, State, Any]:
+    """Lady Alice's pass with other effects, and a state in which it is played."""
+    rules = load_rules("lady-alice", variant="4p")
+    move = dataclasses.replace(rules.moves["pass"], effects=tuple(effects))
+    machine = Machine(dataclasses.replace(rules, moves={**rules.moves, "pass": move}))
+    state = machine.start(["A", "B", "C", "D"])
+    state.phase = "deductions"
+    return machine, state, Play("pass", "A")
+
+
+def _effect(verb: str, arg: Any, then: tuple[Effect, ...] = (), otherwise: tuple[Effect, ...] = ()) -> Effect:
+    if isinstance(arg, dict):
+        arg = tuple((k, compile_expr(v)) for k, v in arg.items())
+    elif verb not in ("phase", "end"):
+        arg = compile_expr(arg)
+    return Effect(verb, arg, None, then=then, otherwise=otherwise)
+
+
+@pytest.mark.parametrize("effects,expected", [
+    # a condition that is not True or False (a set): the closures take its truth, after the
+    # generated function has added to the list once (the state it changed is not the one kept)
+    ([_effect("add", {"suspicions": "actor"}), _effect("when", "vars.suspicions",
+                                                       (_effect("set", {"business_cards": "1"}),),
+                                                       (_effect("set", {"business_cards": "2"}),))],
+     {"suspicions": ["A"], "business_cards": 1}),
+    # an error after a change: the same error, nothing kept
+    ([_effect("add", {"passed": "actor"}), _effect("set", {"business_cards": "1 // 0"})], "division or modulo by zero"),
+    ([_effect("set", {"suspicions": "vars.suspicions + [actor]"}), _effect("add", {"business_cards": "actor"})],
+     "add and remove need a set or list"),
+    # a value the constants settle, and the move's own turn
+    ([_effect("set", {"end_reason": "'done'", "suspector": "actor"}), _effect("turn", "next_active(actor)"),
+      _effect("phase", "suspicions")], {"end_reason": "done", "suspector": "A"}),
+])
+def test_generated_effects_that_fail_are_run_again_by_the_closures(effects, expected):
+    machine, state, play = _pass_with(effects)
+    plain = _result(machine, state, play)
+    with evaluations():
+        fused = _result(machine, state, play)
+    assert fused == plain
+    if isinstance(expected, str):
+        assert fused[0] == "error" and expected in fused[1]
+    else:
+        new = fused[0]
+        assert {k: new.vars[k] for k in expected} == expected and new.moves == 1 and new.played == 1
+        assert state.vars["passed"] == frozenset() and state.moves == 0  # the state it started from, unchanged
