@@ -495,7 +495,9 @@ class Lab:
             if grouped is not None:
                 groups = grouped[k]
                 size = min(size, len(groups))
-                return [rng.choice(groups[g]) for g in sorted(rng.sample(range(len(groups)), size))]
+                # one item of every group: nothing to draw for which groups (a random bot's usual case)
+                chosen = range(size) if size == len(groups) else sorted(rng.sample(range(len(groups)), size))
+                return [rng.choice(groups[g]) for g in chosen]
             return rng.sample(pool, min(size, len(pool)))
         return items
 

@@ -141,3 +141,42 @@ def test_a_failure_its_optional_choices_do_not_read_is_not_probed(game, variant,
                                 (kind, args, p.name, value)
     if game == "lady-alice":  # a counter on a full space: its value is not what fails
         assert skipped > 5, skipped
+
+
+@pytest.mark.parametrize("game,variant,house", CASES)
+def test_sampled_choices_are_uniform_among_the_enumerated_ones(game, variant, house):
+    """A random bot's choice of a parameter (``Lab.sample_value``) against the plain
+    enumeration of its values (``Lab.options``): every value drawn is one it lists (a list
+    in any order), every one it lists is drawn, each about as often (Pearson's statistic
+    within 5 standard deviations of a uniform draw's; the seed is fixed, so the answer is
+    too).  A list of no
+    fixed size is drawn its size first, then its items: not uniform, left out here."""
+    lab = Lab(load_rules(game, variant=variant, house=house))
+    state = lab.machine.start(seat_names(lab.rules.param("players")))
+    rng = random.Random(5)
+    checked = 0
+    for kind, info in lab.kinds.items():
+        env = lab._actor_env(state, state.turn)
+        for p in info.mover:
+            if p.type == "items" and p.size is None:
+                continue
+            values = [_canonical(v) for v in lab.options(state, state.turn, p, env=env)]
+            if not 1 < len(values) <= 5000 or len(set(values)) < len(values):
+                continue
+            n = 30 * len(values)
+            counts = dict.fromkeys(values, 0)
+            for _ in range(n):
+                drawn = _canonical(lab.sample_value(state, state.turn, p, rng, env))
+                assert drawn in counts, (kind, p.name, drawn)
+                counts[drawn] += 1
+            mean, k = n / len(values), len(values)
+            assert min(counts.values()) > 0, (kind, p.name)
+            # Pearson's statistic: k - 1 on average for a uniform draw, with a deviation of sqrt(2 (k - 1))
+            assert sum((c - mean) ** 2 / mean for c in counts.values()) <= k - 1 + 5 * (2 * (k - 1)) ** 0.5, \
+                (kind, p.name)
+            checked += 1
+    assert checked >= 2, checked
+
+
+def _canonical(value):
+    return repr(sorted(value) if isinstance(value, list) else value)
