@@ -55,8 +55,6 @@ MAX_COMPLETIONS = 4096
 MAX_STAGED = 1_000_000
 #: Mover choices enumerated for one move kind at most (beyond: sampled).
 MAX_ENUMERATE = 20000
-#: Outcome value lists kept by the items a move names, at most (beyond: forgotten, made again).
-MAX_KEPT = 5000
 
 
 @dataclass
@@ -255,7 +253,6 @@ class Lab:
         self._items_cache: dict[tuple[str, ...], list[str]] = {}
         self._samplers: dict[int, Any] = {}  # see _sampler()
         self._item_sets: dict[tuple[str, ...], frozenset[str]] = {}
-        self._subsets: dict[tuple[int, tuple[str, ...]], list[Any]] = {}  # see _outcome_options()
         self._tidying: dict[tuple[str, str], Any] = {}  # see _tidy()
         self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
@@ -630,24 +627,9 @@ class Lab:
                         settled.append(p.name)
             if values is None:
                 env["move"] = _EMPTY
-                values = self._outcome_options(state, actor, p, named, env)
+                values = self.options(state, actor, p, named, env=env)
             every.append(values + [None] if p.optional else values)
         return base, env, every
-
-    def _outcome_options(self, state: State, actor: str, p: MoveParam, named: list[str],
-                         env: Mapping[str, Any]) -> list[Any]:
-        """:meth:`options` of an outcome for :meth:`draw`.  The lists of the items the move
-        names (an items outcome of no size) are kept by those items: the same lists at
-        each draw, which no one changes (:meth:`draw` copies the one it keeps)."""
-        if p.type != "items" or p.size is not None:
-            return self.options(state, actor, p, named, env=env)
-        key = (id(p), tuple(named))
-        found = self._subsets.get(key)
-        if found is None:
-            if len(self._subsets) >= MAX_KEPT:
-                self._subsets.clear()
-            found = self._subsets[key] = self.options(state, actor, p, named, env=env)
-        return found
 
     def _mover_checked(self, state: State, actor: str, info: KindInfo, args: Mapping[str, Any],
                        world: Mapping[str, str] | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -703,8 +685,7 @@ class Lab:
                 return None
         except _TooBig:
             return self._complete_listed(state, actor, kind, args, world, rng)
-        # (a list copied: the outcomes' lists are kept for the next draws)
-        return Play(kind, actor, {k: list(v) if type(v) is list else v for k, v in full.items() if v is not None})
+        return Play(kind, actor, {k: v for k, v in full.items() if v is not None})
 
     def _search(self, i: int, names: list[str], every: list[list[Any]], full: dict[str, Any],
                 stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
