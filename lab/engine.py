@@ -515,7 +515,9 @@ class Lab:
         total = 1
         for p in info.mover:
             values = self.options(state, actor, p, exclude=exclude)
-            if p.optional:
+            # A token's value is its owner's to know: a log leaves it out only when its writer did
+            # not see it, never a player who places it (nor a lab, which writes every value).
+            if p.optional and p.type != "token_value":
                 values = values + [None]
             axes.append((p.name, values))
             total *= max(1, len(values))

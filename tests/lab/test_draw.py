@@ -180,3 +180,13 @@ def test_sampled_choices_are_uniform_among_the_enumerated_ones(game, variant, ho
 
 def _canonical(value):
     return repr(sorted(value) if isinstance(value, list) else value)
+
+
+def test_the_lab_never_leaves_a_token_value_out():
+    """A player knows the value of the counter they place: the lab's enumeration of the
+    mover's choices (an informed bot's) gives one, else its log would reveal an unknown
+    value, which a log may not record (LG116)."""
+    lab = Lab(load_rules("lady-alice", variant="3p"))
+    state = lab.machine.start(seat_names(3))
+    choices = list(lab.mover_choices(state, state.turn, "place"))
+    assert len(choices) == 32 * 3 and all(c["value"] in (0, 1, 2) for c in choices)
