@@ -23,6 +23,7 @@ from typing import Any, Iterable
 
 from ..spec.dealmodel import Deal
 from ..spec.diagnostics import Position, Related, Reporter
+from ..spec.expr import evaluations
 from ..spec.facts import Fact
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, State, Violation
 from ..spec.model import Require, Ruleset
@@ -96,7 +97,8 @@ class Replay:
 
 def replay(log: GameLog, rules: Ruleset, reporter: Reporter | None = None) -> Replay:
     """Replay every move; report problems to ``reporter`` (a strict one may raise StopReplay)."""
-    return _Replay(Context(log, rules, reporter or Reporter())).run()
+    with evaluations():  # many outermost evaluations in a row, each with a budget of its own
+        return _Replay(Context(log, rules, reporter or Reporter())).run()
 
 
 class _Replay:
