@@ -173,8 +173,8 @@ def test_a_kill_in_the_middle_of_a_save_loses_nothing_recorded(tmp_path):
     assert not list(tmp_path.glob(".game.yaml.*.tmp"))
     s.type("pass: Ben\r")
     s.read_until(r"move 3 \(Cat\)> ")
-    # Python's input() misses a SIGINT that comes before readline waits for a key (seen once on a
-    # loaded machine: the session waited on): a key typed once the prompt has settled, as a player's is
+    # A SIGINT that comes as readline starts to wait for a key can be missed by input() (seen once
+    # on a loaded machine: the session waited on): a key typed once the prompt has settled, as a player's is
     time.sleep(0.5)
     s.type("\x03")                                                    # Ctrl-C at the prompt: leaves, nothing lost
     assert s.close() == 0
