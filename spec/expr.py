@@ -39,8 +39,7 @@ from .facts import Zones, all_of, any_of, if_then_else, is_formula, negate
 from .source import DEFAULT_LIMITS, INT_BITS, env_limit
 
 __all__ = ["Expr", "compile_expr", "Namespace", "Scope", "ExprError", "LimitError", "expr_error_of", "charge",
-           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "program",
-           "MAX_STEPS",
+           "FUNCTIONS", "evaluations", "truth_of", "first_failing", "holding", "each", "program", "MAX_STEPS",
            "MAX_CALL_DEPTH", "MAX_STRING", "MAX_INT_BITS"]
 
 
@@ -497,20 +496,7 @@ def each(expr: Expr, name: str, answer: str) -> Callable[[Env, Sequence[Any]], l
     from .exprgen import generate_each  # it imports this module
     tree = _tree(expr.source) if expr.exact is not None else None
     fn = None if tree is None else generate_each(tree, name, answer)
-    get = _BUDGET.get
-
-    def run(env, items):  # type: ignore[no-untyped-def]
-        budget = get()
-        if fn is None or budget is None or budget[1]:
-            return None
-        budget[1] = 1
-        try:
-            return fn(env, budget, items)
-        except Exception:  # noqa: BLE001 - the exact way gives the value or error
-            return None
-        finally:
-            budget[1] = 0
-    return run
+    return (lambda env, items: None) if fn is None else _within(fn, None)
 
 
 def program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., bool | None] | None:
@@ -548,20 +534,24 @@ def program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., bool 
         return out
     translated = trees(steps)
     fn = None if None in made.values() else generate_program(translated, arity)
-    if fn is None:
-        return None
+    return None if fn is None else _within(fn, False)
+
+
+def _within(fn: Callable[..., Any], failed: Any) -> Callable[..., Any]:
+    """A generated function ``(env, budget, *args)`` as ``(env, *args)``, run within the
+    budget's protocol: its value; ``failed`` when it raises (the caller's exact way gives the
+    value or error); None outside :func:`evaluations` or within another evaluation (not tried)."""
     get = _BUDGET.get
 
-    def run(env, *context):  # type: ignore[no-untyped-def]
+    def run(env, *args):  # type: ignore[no-untyped-def]
         budget = get()
         if budget is None or budget[1]:
             return None
         budget[1] = 1
         try:
-            fn(env, budget, *context)
-            return True
-        except Exception:  # noqa: BLE001 - the exact way gives the state or error
-            return False
+            return fn(env, budget, *args)
+        except Exception:  # noqa: BLE001 - see above
+            return failed
         finally:
             budget[1] = 0
     return run

@@ -583,20 +583,20 @@ def generate_each(tree: ast.Expression, name: str,
         return None
 
 
-def generate_program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., None] | None:
+def generate_program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[..., bool] | None:
     """One function ``(env, budget, *context)`` (``arity`` arguments of context) that runs
     steps in order: ``("do", fn, values)`` takes each value (an expression tree, an outermost
     run with a budget of its own, or ``(constant,)``), then calls ``fn(*context, env,
     *values)``; ``("if", tree, then, otherwise)`` runs the steps ``then`` when the tree gives
-    True, ``otherwise`` when False, and raises :class:`Bail` on any other value.  None when
-    a tree is not translated.
+    True, ``otherwise`` when False, and raises :class:`Bail` on any other value; it returns
+    True at the end.  None when a tree is not translated.
 
     >>> seen = []
     >>> run = generate_program([("do", lambda who, env, v: seen.append((who, v)), [ast.parse("n + 1", mode="eval")]),
     ...                         ("if", ast.parse("n > 1", mode="eval"), [("do", lambda who, env: seen.append(who), [])],
     ...                          [("do", lambda who, env, v: seen.append(v), [(None,)])])], 1)
     >>> run({"n": 2}, [0, 1], "Ann"), run({"n": 0}, [0, 1], "Bob"), seen
-    (None, None, [('Ann', 3), 'Ann', ('Bob', 1), None])
+    (True, True, [('Ann', 3), 'Ann', ('Bob', 1), None])
     """
     try:
         gen = _Gen()
@@ -629,7 +629,7 @@ def generate_program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[.
                 out.append(ast.If(test=_compare(_load("_w"), (ast.Is(), _const(True))),
                                   body=block(then) or [ast.Pass()], orelse=other))
             return out
-        body = [*block(steps), ast.Return(value=_const(None))]
+        body = [*block(steps), ast.Return(value=_const(True))]
         return _function(body, (*(f"_x{i}" for i in range(arity)), *(f"_d{i}" for i in range(len(defaults)))),
                          tuple(defaults))
     except _UNTRANSLATED:
