@@ -548,7 +548,11 @@ class Machine:
                 new = state.copy()
                 new.moves += 1
                 outcome = Outcome(new, violations)
-                env = self.env(new, play.actor, args) if into is None else self.renew(into, new, play.actor, args)
+                if into is None:
+                    env.clear()  # (as below: a cycle through its bound rule functions)
+                    env = self.env(new, play.actor, args)
+                else:
+                    env = self.renew(into, new, play.actor, args)
             exact(new, play, args, outcome, env)
         new.played += 1  # after the effects, which read this move's number
         if keep_env or into is not None:
