@@ -103,7 +103,7 @@ def _sampled(turn: Turn, kind: str, args: dict[str, Any]) -> Play | None:
     play = lab.complete(state, actor, kind, args, turn.world, turn.rng)
     if play is not None:
         return play
-    optional = [p for p in lab.kinds[kind].mover if p.optional and p.name in args]
+    optional = [p for p in lab.kinds[kind].mover if lab.may_leave_out(p) and p.name in args]
     if not optional or lab.failed_alike(p.name for p in optional):
         return None
     bare = {k: v for k, v in args.items() if k not in {p.name for p in optional}}

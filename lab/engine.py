@@ -506,6 +506,14 @@ class Lab:
         env = self._actor_env(state, actor) if info.needs_env else {}
         return {p.name: self._sampler(p)(state, rng, env) for p in info.mover}
 
+    @staticmethod
+    def may_leave_out(p: MoveParam) -> bool:
+        """Whether a mover in the lab may leave this parameter out: an optional one, but for a
+        token's value, which is its owner's to know (a log leaves it out only when its writer
+        did not see it; a lab writes every value, and a revealed value left unknown is no
+        log's, LG116)."""
+        return p.optional and p.type != "token_value"
+
     def mover_choices(self, state: State, actor: str, kind: str, limit: int = MAX_ENUMERATE,
                       exclude: frozenset[str] | set[str] = frozenset()) -> Iterator[dict[str, Any]]:
         """Every assignment of the mover's parameters (required ones; optional ones as given or
@@ -515,9 +523,7 @@ class Lab:
         total = 1
         for p in info.mover:
             values = self.options(state, actor, p, exclude=exclude)
-            # A token's value is its owner's to know: a log leaves it out only when its writer did
-            # not see it, never a player who places it (nor a lab, which writes every value).
-            if p.optional and p.type != "token_value":
+            if self.may_leave_out(p):
                 values = values + [None]
             axes.append((p.name, values))
             total *= max(1, len(values))
