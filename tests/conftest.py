@@ -1,13 +1,32 @@
-"""Shared fixtures: the repository root and small helpers to write rule files."""
+"""Shared fixtures: the repository root, small helpers to write rule files, and
+the CPU clock the tests bound work with.
+
+No test asserts a wall-clock time: a busy machine stretches wall time many
+times over (the suite runs on every core, beside other work), while the CPU
+time a call spends is the work it did.  A test that must show that a call is
+bounded measures :func:`cpu_time` around it, with a generous margin; a child
+process is bounded by ``RLIMIT_CPU`` (see ``tests/hostile/hostile_helpers.py``)
+and its wall timeout only guards against a hang.
+"""
 
 from __future__ import annotations
 
+import resource
+import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
+
+
+def cpu_time() -> float:
+    """CPU seconds (user + system) spent so far by this process and by the
+    children it has waited for: the difference around a call, in-process or
+    through ``subprocess.run``, is the work that call did."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 @pytest.fixture

@@ -16,9 +16,14 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
 ROOT = HERE.parents[1]
 
-# Every run of the command line gets this much time and address space: a
+# Every run of the command line gets this much CPU time and address space: a
 # hostile file must be refused quickly and cheaply, never after a long grind.
-CLI_TIMEOUT = 30
+# The work is bounded by the CPU limit (the child is killed past it), which a
+# busy machine does not stretch; the wall timeout only catches a hang (a run
+# that waits on something) and is many times a quiet run's (about 1 s), so
+# that a loaded machine (load 10 on 2 cores) never trips it.
+CLI_CPU = 30
+CLI_TIMEOUT = 600
 CLI_MEMORY = 768 * 1024 * 1024
 
 
@@ -27,18 +32,19 @@ def cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "ruleslawyer.checker"]
 
 
-def _limit_memory(limit: int) -> Callable[[], None]:
-    def limit_it() -> None:  # runs in the child, before exec: as ``ulimit -v``
+def _limit_memory(limit: int, cpu: int = CLI_CPU) -> Callable[[], None]:
+    def limit_it() -> None:  # runs in the child, before exec: as ``ulimit -v`` and ``ulimit -t``
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     return limit_it
 
 
 def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
             timeout: float = CLI_TIMEOUT, memory: int = CLI_MEMORY) -> subprocess.CompletedProcess:
-    """Run ``ruleslawyer ARGS`` bounded in time and memory (bytes of address space);
-    never raises on a non-zero exit."""
+    """Run ``ruleslawyer ARGS`` bounded in CPU time and memory (bytes of address space);
+    never raises on a non-zero exit (past the CPU limit the child dies of SIGXCPU)."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
     full_env.update(env or {})
     return subprocess.run([*cli_command(), *args], cwd=cwd, env=full_env, capture_output=True, text=True,
@@ -51,10 +57,10 @@ from ruleslawyer.checker.cli import main
 out = []
 for argv in json.load(sys.stdin):
     text = io.StringIO()
-    start = time.perf_counter()
+    start = time.process_time()
     with contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
         status = main(argv)
-    out.append({"argv": argv, "status": status, "output": text.getvalue(), "seconds": time.perf_counter() - start})
+    out.append({"argv": argv, "status": status, "output": text.getvalue(), "seconds": time.process_time() - start})
 json.dump(out, sys.stdout)
 """
 
@@ -62,14 +68,17 @@ json.dump(out, sys.stdout)
 def run_cli_batch(argvs: list[list[str]], memory: int = CLI_MEMORY, timeout: float = 600,
                   env: dict[str, str] | None = None) -> list[dict]:
     """Run many command lines in one child process bounded in memory (all of
-    them together, so each alone fits too); for each: argv, status, output, seconds."""
+    them together, so each alone fits too); for each: argv, status, output, and
+    seconds: the CPU time the run spent (never wall time: see tests/conftest.py).
+    ``timeout`` is wall time against a hang only; the child's CPU limit is
+    ``CLI_CPU`` for each run of the batch."""
     import json
 
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
     full_env.update(env or {})
     result = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps(argvs), cwd=ROOT, env=full_env,
                             capture_output=True, text=True, timeout=timeout,
-                            preexec_fn=_limit_memory(memory) if os.name == "posix" else None)
+                            preexec_fn=_limit_memory(memory, CLI_CPU * max(1, len(argvs))) if os.name == "posix" else None)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

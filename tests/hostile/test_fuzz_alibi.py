@@ -15,7 +15,6 @@ number of examples.
 
 from __future__ import annotations
 
-import time
 
 import yaml
 from hypothesis import given
@@ -25,6 +24,7 @@ from ruleslawyer.checker.check import check_text
 from ruleslawyer.spec.loader import load_rules
 
 from ..checker.alibi_games import play
+from ..conftest import cpu_time
 from .hostile_helpers import ROOT
 from .test_fuzz import (SLOW, _check_log_text, _paths, dump, fuzz, mutated, outcome, scalars,  # noqa: F401
                         scratch, write)
@@ -59,9 +59,9 @@ def test_a_mutated_rule_file_that_loads_replays_a_game(scratch, doc):
         return
     text = CLEAN_LOG.replace("rules: perfect-alibi", f"rules: {rules_path.name}")
     path = write(scratch, "perfect-alibi-replayed-log.yaml", text)
-    start = time.perf_counter()
+    start = cpu_time()
     report = check_text(text, str(path))
-    assert time.perf_counter() - start < SLOW
+    assert cpu_time() - start < SLOW
     assert report.status in (0, 1, 2, 3)
     assert report.status != 3 or [d.code for d in report.errors] == ["RL900"], report.format_text()
 

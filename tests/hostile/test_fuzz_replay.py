@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import time
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,7 +17,7 @@ from ruleslawyer.checker.cli import main
 from ruleslawyer.spec.diagnostics import DiagnosticError
 from ruleslawyer.spec.loader import load_rules
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cpu_time
 from .test_fuzz import LADY_ALICE, RULE_PATHS, SLOW, dump, fuzz, mutated, scratch, write  # noqa: F401
 
 LOGS = {n: (ROOT / "examples" / "lady-alice" / f"clean-{n}p.yaml").read_text() for n in (3, 4, 5)}
@@ -41,9 +40,9 @@ def test_a_mutated_rule_file_that_loads_replays_logs(scratch, doc, players):
         return  # refused when loaded: the corpus and test_fuzz cover that
     text = LOGS[players].replace("rules: lady-alice", f"rules: {rules_path.name}")
     log_path = write(scratch, "replayed-log.yaml", text)
-    start = time.perf_counter()
+    start = cpu_time()
     report = check_text(text, str(log_path))
-    assert time.perf_counter() - start < SLOW
+    assert cpu_time() - start < SLOW
     assert report.status in (0, 1, 2, 3)
     assert report.status != 3 or [d.code for d in report.errors] == ["RL900"]
     for args in ([], ["--as", "Ann"], ["--omniscient", "--at", "3"], ["--hindsight"]):
@@ -99,11 +98,11 @@ def test_mutated_logs_through_solve_with_every_option(check_tree):
     @given(doc=hostile_logs(refs), opts=solve_options(tree))
     def run(doc, opts) -> None:
         log.write_text(dump(doc))
-        started = time.perf_counter()
+        started = cpu_time()
         status, text = _cli("solve", str(log), *opts)
-        took = time.perf_counter() - started
+        took = cpu_time() - started
         tally[f"exit {status}"] += 1
-        tally["slowest_ms"] = max(tally["slowest_ms"], int(took * 1000))
+        tally["slowest_cpu_ms"] = max(tally["slowest_cpu_ms"], int(took * 1000))
         assert status in (0, 1, 2), (opts, text)
         assert "Traceback" not in text and "internal error" not in text, text
         assert took < CHECK_SLOW, (opts, took)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cpu_time
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 VIOLATIONS = ROOT / "examples" / "lady-alice" / "violations"
@@ -67,7 +66,7 @@ def test_an_overlay_too_big_for_the_solver_is_refused_when_loaded(tmp_path, each
     path = log(tmp_path, "  - {suspect: A, clues: [Kingsley, P2, T3, O4], smiles: 2}\n", head="house: [big.yaml]\n")
     for args in (("rules", "validate", str(overlay)), ("rules", "show", "lady-alice", "--house", str(overlay)),
                  ("check", path), ("solve", path)):
-        start = time.perf_counter()
+        start = cpu_time()
         status, out = run(*args)
-        assert time.perf_counter() - start < 10
+        assert cpu_time() - start < 10
         assert status == 2 and "error[RL160]" in out and f"big.yaml:5:" in out, out
