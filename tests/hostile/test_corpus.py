@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -33,7 +34,7 @@ from ruleslawyer.spec.source import Limits, read_yaml
 
 from ..conftest import cpu_time
 from .hostile_helpers import (CORPUS, ROOT, assert_usage_error, assert_well_formed, corpus_cases, expectations,
-                              rel, run_cli)
+                              rel, run_cli, run_cli_batch)
 
 RULE_CASES = corpus_cases("rules")
 HOUSE_CASES = corpus_cases("house")
@@ -115,9 +116,26 @@ def test_corpus_through_the_cli_as_json():
                        for i in items), f"{case.name}: {e}"
 
 
+def _completed(run: dict) -> subprocess.CompletedProcess:
+    """A run of run_cli_batch as run_cli returns it (stdout and stderr together)."""
+    return subprocess.CompletedProcess(run["argv"], run["status"], run["output"], "")
+
+
+def _batched(argvs: list[list[str]]) -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    """Many command lines in one child process (run_cli_batch: the same main() as the
+    command's, the same limits), by their argv: one interpreter's start and imports
+    (about 1 s of CPU) for all of them instead of one each."""
+    return {tuple(r["argv"]): _completed(r) for r in run_cli_batch(argvs)}
+
+
+@pytest.fixture(scope="module")
+def house_shown() -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    return _batched([["rules", "show", "lady-alice", "--house", rel(case)] for case in HOUSE_CASES])
+
+
 @pytest.mark.parametrize("case", HOUSE_CASES, ids=_ids(HOUSE_CASES))
-def test_house_corpus_through_rules_show(case):
-    out = assert_usage_error(run_cli("rules", "show", "lady-alice", "--house", rel(case)))
+def test_house_corpus_through_rules_show(case, house_shown):
+    out = assert_usage_error(house_shown["rules", "show", "lady-alice", "--house", rel(case)])
     for e in expectations(case):
         assert e.found_in(out, rel(case)), f"{case.name}: expected {e} in:\n{out}"
 
@@ -340,23 +358,41 @@ def test_generated_through_the_loader(gen, tmp_path):
     _expect_in(diags, gen, path, as_rules=True)
 
 
+@pytest.fixture(scope="module")
+def generated_runs(tmp_path_factory) -> tuple[dict[str, Path], dict[tuple[str, ...], subprocess.CompletedProcess]]:
+    """Every generated file (each in a folder of its own) and what the command line
+    says of it: rules validate, rules show --house and check, in one child process."""
+    paths: dict[str, Path] = {}
+    argvs: list[list[str]] = []
+    for gen in GENERATED:
+        path = paths[gen.name] = gen.make(tmp_path_factory.mktemp(gen.name))
+        argvs.append(["rules", "validate", str(path)])
+        if gen.kind == "yaml" and gen.code != "RL001":
+            argvs.append(["rules", "show", "lady-alice", "--house", str(path)])
+        if gen.kind == "yaml":
+            argvs.append(["check", str(path)])
+    return paths, _batched(argvs)
+
+
 @pytest.mark.parametrize("gen", GENERATED, ids=[g.name for g in GENERATED])
-def test_generated_through_the_cli(gen, tmp_path):
-    path = gen.make(tmp_path)
-    out = assert_usage_error(run_cli("rules", "validate", str(path)))
+def test_generated_through_the_cli(gen, generated_runs):
+    paths, runs = generated_runs
+    path = paths[gen.name]
+    out = assert_usage_error(runs["rules", "validate", str(path)])
     if gen.code == "RL001":
         assert "error[RL001]" in out and str(path)[:100] in out
     else:
         _out_has(out, gen, path, as_rules=True)
     if gen.kind == "yaml" and gen.code != "RL001":
-        out = assert_usage_error(run_cli("rules", "show", "lady-alice", "--house", str(path)))
+        out = assert_usage_error(runs["rules", "show", "lady-alice", "--house", str(path)])
         _out_has(out, gen, path, as_rules=True)
 
 
 @pytest.mark.parametrize("gen", YAML_CASES, ids=[g.name for g in YAML_CASES])
-def test_generated_through_check(gen, tmp_path):
-    path = gen.make(tmp_path)
-    out = assert_usage_error(run_cli("check", str(path)))
+def test_generated_through_check(gen, generated_runs):
+    paths, runs = generated_runs
+    path = paths[gen.name]
+    out = assert_usage_error(runs["check", str(path)])
     if gen.code == "RL001":
         assert "error[RL001]" in out
     else:
@@ -415,7 +451,7 @@ def test_raising_a_limit_lets_a_genuine_file_through(tmp_path):
 
 # -- command-line arguments -------------------------------------------------------
 
-@pytest.mark.parametrize("args", [
+BAD_ARGUMENTS = [
     (),
     ("frobnicate",),
     ("rules",),
@@ -432,13 +468,8 @@ def test_raising_a_limit_lets_a_genuine_file_through(tmp_path):
     ("explain",),
     ("solve",),
     ("solve", "x.yaml", "--at", "seven"),
-])
-def test_bad_arguments_are_usage_errors(args):
-    out = assert_usage_error(run_cli(*args))
-    assert "usage" in out.lower() or "error" in out.lower()
-
-
-@pytest.mark.parametrize("args,code", [
+]
+BAD_NAMES = [
     (("rules", "show", "lady-alice", "--variant", "9p"), "RL127"),
     (("rules", "show", "lady-alice", "--variant", ""), "RL127"),
     (("rules", "show", "lady-alise"), "RL001"),
@@ -447,9 +478,23 @@ def test_bad_arguments_are_usage_errors(args):
     (("rules", "validate", "nowhere.yaml"), "RL001"),
     (("rules", "validate", "rules"), "RL001"),
     (("rules", "validate", "a" * 5000), "RL001"),
-])
-def test_bad_names_are_diagnostics(args, code):
-    out = assert_usage_error(run_cli(*args))
+]
+
+
+@pytest.fixture(scope="module")
+def bad_command_lines() -> dict[tuple[str, ...], subprocess.CompletedProcess]:
+    return _batched([list(a) for a in BAD_ARGUMENTS] + [list(a) for a, _ in BAD_NAMES])
+
+
+@pytest.mark.parametrize("args", BAD_ARGUMENTS)
+def test_bad_arguments_are_usage_errors(args, bad_command_lines):
+    out = assert_usage_error(bad_command_lines[args])
+    assert "usage" in out.lower() or "error" in out.lower()
+
+
+@pytest.mark.parametrize("args,code", BAD_NAMES)
+def test_bad_names_are_diagnostics(args, code, bad_command_lines):
+    out = assert_usage_error(bad_command_lines[args])
     assert f"error[{code}]" in out
 
 
