@@ -693,7 +693,8 @@ class Session:
         return self.child.finish(SESSION_STEP)
 
 
-def run_play(case: Case, moves: list[str], exec_cli: bool) -> list[tuple[str, str]]:
+def run_play(case: Case, moves: list[str], exec_cli: bool, cpu: list[float]) -> list[tuple[str, str]]:
+    """Run a play case's sessions; the failures found (the sessions' CPU seconds added to ``cpu``)."""
     rng = random.Random(f"{case.seed}:{case.number}:sessions")
     first = Session(case.sessions[0], case, moves, rng, exec_cli)
     sessions = [first]
@@ -721,6 +722,7 @@ def run_play(case: Case, moves: list[str], exec_cli: bool) -> list[tuple[str, st
         out = s.end()
         (case.folder / f"session-{i + 1}.out").write_text(f"$ {shlex.join(s.spec['argv'])}\n{out.output}")
         found += judge(out, s.interrupted)
+        cpu.append(out.cpu)
         recorded.update(_move_key(_parse_move(m)) for m in RECORDED.findall(out.output))
         for text in REMOVED.findall(out.output):
             parsed = _parse_move(text)
@@ -762,18 +764,22 @@ def run_play(case: Case, moves: list[str], exec_cli: bool) -> list[tuple[str, st
 def run_case(maker: Maker, number: int, exec_cli: bool) -> dict[str, Any]:
     case = maker.case(number)
     start = time.monotonic()
+    cpu: list[float] = []
     if case.kind == "play":
-        found = run_play(case, case.script_moves, exec_cli)
+        found = run_play(case, case.script_moves, exec_cli, cpu)
     else:
         fifos = [os.open(p, os.O_RDONLY | os.O_NONBLOCK) for p in case.fifos]
         try:
             child = Child(case.argv, case.folder, exec_cli, interactive=False)
-            found = judge(child.finish(WALL_TIMEOUT, fifos))
+            out = child.finish(WALL_TIMEOUT, fifos)
+            cpu.append(out.cpu)
+            found = judge(out)
         finally:
             for fd in fifos:
                 os.close(fd)
     return {"number": number, "kind": case.kind, "command": case.command(), "folder": str(case.folder),
-            "sessions": len(case.sessions), "found": found, "wall": round(time.monotonic() - start, 2)}
+            "sessions": len(case.sessions), "found": found, "wall": round(time.monotonic() - start, 2),
+            "cpu": round(sum(cpu), 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -803,8 +809,11 @@ def main(argv: list[str] | None = None) -> int:
         results.append(r)
         if not r["found"] and not args.keep:
             shutil.rmtree(r["folder"], ignore_errors=True)
+    if args.shard:  # every result, to the process that merges the shards
+        json.dump({"results": results}, sys.stdout, ensure_ascii=False)
+        return 0
     summary = _summary(results, args.seed)
-    if args.format == "json" or args.shard:
+    if args.format == "json":
         json.dump(summary, sys.stdout, ensure_ascii=False)
         print()
     else:
@@ -833,19 +842,24 @@ def _parallel(args: argparse.Namespace, numbers: list[int]) -> int:
 
 def _summary(results: list[dict[str, Any]], seed: int) -> dict[str, Any]:
     kinds: collections.Counter = collections.Counter()
+    cpu: collections.Counter = collections.Counter()
     example: dict[str, str] = {}
     for r in results:
+        cpu[r["kind"]] += r["cpu"]
         for kind, _ in r["found"]:
             kinds[kind] += 1
             example.setdefault(kind, f"--seed {seed} --only {r['number']}  ({r['command'][:300]})")
     return {"inputs": len(results), "by_command": dict(collections.Counter(r["kind"] for r in results)),
             "play_sessions": sum(r["sessions"] for r in results),
+            "cpu_by_command": {k: round(v, 1) for k, v in cpu.items()},
+            "slowest": sorted(([r["cpu"], r["number"], r["kind"]] for r in results), reverse=True)[:5],
             "failures": sum(1 for r in results if r["found"]), "by_kind": dict(kinds), "examples": example,
             "results": [r for r in results if r["found"]] if len(results) > 1 else results}
 
 
 def _text(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['inputs']} inputs ({', '.join(f'{k} {v}' for k, v in sorted(summary['by_command'].items()))}; "
+    lines = [f"CPU seconds by command: {summary['cpu_by_command']}; the most: {summary['slowest']}",
+             f"{summary['inputs']} inputs ({', '.join(f'{k} {v}' for k, v in sorted(summary['by_command'].items()))}; "
              f"{summary['play_sessions']} play sessions): {summary['failures']} with a failure"]
     for kind, n in sorted(summary["by_kind"].items(), key=lambda kv: -kv[1]):
         lines.append(f"  {kind}: {n}, e.g. {summary['examples'][kind]}")
