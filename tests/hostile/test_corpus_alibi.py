@@ -10,7 +10,6 @@ several components, unknown items, the log's setup) are in ``corpus/rules``.
 
 from __future__ import annotations
 
-
 import pytest
 
 from ruleslawyer.spec.diagnostics import DiagnosticError

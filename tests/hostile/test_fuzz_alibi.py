@@ -15,7 +15,6 @@ number of examples.
 
 from __future__ import annotations
 
-
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
