@@ -6,7 +6,8 @@ times over (the suite runs on every core, beside other work), while the CPU
 time a call spends is the work it did.  A test that must show that a call is
 bounded measures :func:`cpu_time` around it, with a generous margin; a child
 process is bounded by ``RLIMIT_CPU`` (see ``tests/hostile/hostile_helpers.py``)
-and its wall timeout only guards against a hang.
+and its wall timeout only guards against a hang.  Hypothesis's own clocks are
+off (below).
 """
 
 from __future__ import annotations
@@ -16,9 +17,16 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
+
+# Hypothesis times examples by the wall clock (a 200 ms deadline, and a health
+# check that fails when drawing examples is slow): on a busy machine both fail
+# tests that did nothing wrong.  Off for every test that does not set them.
+settings.register_profile("ruleslawyer", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ruleslawyer")
 
 
 def cpu_time() -> float:
