@@ -809,6 +809,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(r)
         if not r["found"] and not args.keep:
             shutil.rmtree(r["folder"], ignore_errors=True)
+    if not args.keep and not any(r["found"] for r in results):
+        shutil.rmtree(work, ignore_errors=True)
     if args.shard:  # every result, to the process that merges the shards
         json.dump({"results": results}, sys.stdout, ensure_ascii=False)
         return 0

@@ -24,9 +24,10 @@ SEED = 25
 TIMEOUT = 1800
 
 
-def test_a_slice_of_the_fuzz_run_finds_nothing():
+def test_a_slice_of_the_fuzz_run_finds_nothing(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tests.hostile.fuzz_round3", "--count", str(SLICE), "--seed",
-                          str(SEED), "--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+                          str(SEED), "--format", "json", "--keep", str(tmp_path / "inputs")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     assert run.returncode in (0, 1), run.stderr
     summary = json.loads(run.stdout)
     assert summary["inputs"] == SLICE
