@@ -65,14 +65,18 @@ json.dump(out, sys.stdout)
 """
 
 
-def run_cli_batch(argvs: list[list[str]], memory: int = CLI_MEMORY, timeout: float = 600,
+def run_cli_batch(argvs: list[list[str]], memory: int = CLI_MEMORY, timeout: float | None = None,
                   env: dict[str, str] | None = None) -> list[dict]:
     """Run many command lines in one child process bounded in memory (all of
     them together, so each alone fits too); for each: argv, status, output, and
     seconds: the CPU time the run spent (never wall time: see tests/conftest.py).
-    ``timeout`` is wall time against a hang only; the child's CPU limit is
-    ``CLI_CPU`` for each run of the batch."""
+    ``timeout`` is wall time against a hang only (default: 20 s a run, at least
+    600 s: a run takes well under 1 s on a quiet machine); the child's CPU limit
+    is ``CLI_CPU`` for each run of the batch."""
     import json
+
+    if timeout is None:
+        timeout = max(600.0, 20.0 * len(argvs))
 
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
     full_env.update(env or {})

@@ -86,7 +86,7 @@ def _cases(tmp_path):
 
 
 def test_bad_input_to_the_lab_commands_is_exit_2_without_a_traceback(tmp_path):
-    results = run_cli_batch(_cases(tmp_path), timeout=300)
+    results = run_cli_batch(_cases(tmp_path))
     for r in results:
         out = r["output"]
         assert r["status"] == 2, (r["argv"], r["status"], out)
@@ -98,7 +98,7 @@ def test_bad_input_to_the_lab_commands_is_exit_2_without_a_traceback(tmp_path):
 
 def test_lab_diagnostics_are_positioned(tmp_path):
     argvs = [c for c in _cases(tmp_path) if not any(a in ("two", "0", "-1") for a in c)]
-    for r in run_cli_batch(argvs, timeout=300):
+    for r in run_cli_batch(argvs):
         if r["output"].startswith("usage:"):
             continue  # argparse's own usage errors (a required option missing)
         assert POSITIONED.search(r["output"]), (r["argv"], r["output"])
@@ -108,7 +108,7 @@ def test_a_bad_opening_is_refused_at_its_line_and_column(tmp_path):
     """RL171, with the property file's name, a line and a column, and exit status 2."""
     argvs = [c for c in _cases(tmp_path) if any("opening-" in a for a in c)]
     assert len(argvs) == sum(name.startswith("opening-") for name in BAD_PROPERTY_FILES)
-    for r in run_cli_batch(argvs, timeout=300):
+    for r in run_cli_batch(argvs):
         path = r["argv"][r["argv"].index("--property") + 1]
         assert r["status"] == 2, (r["argv"], r["output"])
         assert re.search(rf"^{re.escape(path)}:\d+:\d+: error\[RL171\]", r["output"], re.MULTILINE), \
@@ -133,7 +133,7 @@ def test_the_lab_commands_answer_in_every_format(fmt, tmp_path):
              ["compare", "lady-alice", "--variant", "3p", "--with", "unlimited-cards", "--games", "2",
               "--max-moves", "40", "--format", fmt],
              ["prove", "lady-alice", "--variant", "3p", "--property", PROPS, "--depth", "0", "--format", fmt]]
-    for r in run_cli_batch(argvs, timeout=300):
+    for r in run_cli_batch(argvs):
         assert r["status"] == 0, (r["argv"], r["output"])
         if fmt == "json":
             import json
