@@ -42,6 +42,12 @@ _CODES = [
              "rules: /etc/passwd"),
     CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
              "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
+    CodeInfo("RL013", "output", "An output cannot be written (report -o, --plots, --logs, --report, "
+             "--counterexample): the name is a device, a fifo, a folder where a file is wanted (or a file where a "
+             "folder is wanted), a link to nothing, a read-only file, a file of the operating system or an input "
+             "of the same command; or the write failed (a missing or read-only folder, a full disk).  Nothing is "
+             "left half written: the file is written to a temporary beside it, then renamed.",
+             "ruleslawyer report game.yaml -o game.yaml"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),
