@@ -19,17 +19,18 @@ and the folder too when this call created it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
 from ..spec.source import system_file
 
-__all__ = ["CODE", "check_file", "check_folder", "write_file", "write_folder", "log_ref"]
+__all__ = ["CODE", "check_file", "check_folder", "write_file", "write_folder", "made_folder", "log_ref"]
 
 #: The code of every output that cannot be written.
 CODE = "RL013"
@@ -232,13 +233,47 @@ def write_folder(folder: str | os.PathLike[str], files: Sequence[tuple[str, str 
     return written
 
 
+@contextlib.contextmanager
+def made_folder(path: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Make the folder of outputs ``path`` now (with its parents; nothing when None), before the
+    work whose results go there; when the work fails, the folders made are removed again if
+    they are still empty."""
+    if path is None:
+        yield
+        return
+    shown = str(path)
+    real = check_folder(path)
+    missing = []
+    probe = real
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    try:
+        os.makedirs(real, exist_ok=True)
+    except OSError as exc:
+        raise _fail(shown, f"cannot make the folder {shown}: {exc.strerror or exc}") from None
+    try:
+        yield
+    except BaseException:
+        for d in missing:  # the deepest first
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+        raise
+
+
 def log_ref(ref: str, folder: str | os.PathLike[str]) -> str:
     """How a log written in ``folder`` names the rule file or overlay ``ref``: a file by its path
-    relative to that folder (``/``-separated), a bundled name as it is."""
+    relative to that folder (``/``-separated), absolute when the two share no folder but the
+    root; a bundled name as it is."""
     if not os.path.isfile(ref):
         return ref
+    target, base = os.path.abspath(ref), os.path.abspath(folder)
     try:
-        rel = os.path.relpath(os.path.abspath(ref), os.path.abspath(folder))
+        if os.path.commonpath([target, base]) == os.path.abspath(os.sep):
+            return Path(target).as_posix()
+        rel = os.path.relpath(target, base)
     except ValueError:  # pragma: no cover - another drive (Windows)
-        return os.path.abspath(ref)
+        return Path(target).as_posix()
     return Path(rel).as_posix()

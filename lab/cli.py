@@ -108,6 +108,13 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
     _check_range("--sample", args.sample, 0, 1000)
     if args.scheduler and args.executor != "dask":
         raise _arg_error("--scheduler", "--scheduler names a Dask scheduler: use it with --executor dask")
+    if args.scheduler:
+        from .simulate import ExecutorError, check_address
+
+        try:
+            check_address(args.scheduler)  # before the rules are loaded: a bad address is said at once
+        except ExecutorError as exc:
+            raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--scheduler", 1, 1))]) from None
     rules = load_usable(args.rules, variant=args.variant, house=list(house))
     try:
         parse_bots(args.bots, int(rules.param("players")), list(rules.moves))
@@ -170,9 +177,16 @@ def _allow_hint(configs: Sequence[Any], folder: str | None) -> str | None:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .compare import write_plots
+    from ..checker.outputs import made_folder
 
     _check_outputs(args)
+    with made_folder(args.logs):  # made first: the sampled logs are checked where they will be
+        return _simulate_in(args)
+
+
+def _simulate_in(args: argparse.Namespace) -> int:
+    from .compare import write_plots
+
     config, rules = _config(args, args.house)
     result = _execute(config, rules, args, "simulate")
     inputs = _inputs(args)
@@ -251,13 +265,19 @@ def problem_lines(result: Any) -> list[str]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from .compare import compare_json, compare_text, report_html, report_markdown, write_plots
-
-    from ..checker.outputs import write_file
+    from ..checker.outputs import made_folder
 
     _check_outputs(args)
+    with made_folder(args.logs):  # made first: the sampled logs are checked where they will be
+        return _compare_in(args)
+
+
+def _compare_in(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..checker.outputs import write_file
+    from .compare import compare_json, compare_text, report_html, report_markdown, write_plots
+
     config_a, rules_a = _config(args, args.house)
     config_b, rules_b = _config(args, list(args.house) + list(args.with_))
     if int(rules_a.param("players")) != int(rules_b.param("players")):
@@ -273,7 +293,8 @@ def _compare(args: argparse.Namespace) -> int:
             else report_markdown(a, b, plots, base)
         write_file(args.report, text, inputs)
     if args.format == "json":
-        print(json.dumps(compare_json(a, b, plots), indent=1, ensure_ascii=False))
+        print(json.dumps({**compare_json(a, b, plots), "log_files": logs,
+                          "check_hint": _allow_hint([config_a, config_b], args.logs)}, indent=1, ensure_ascii=False))
     elif args.format == "markdown":
         print(report_markdown(a, b, plots, os.getcwd()))
     elif args.format == "html":

@@ -30,7 +30,7 @@ from .engine import Lab
 from .game import GameRecord, play_game
 from .stats import summarise
 
-__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError"]
+__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError", "check_address"]
 
 #: Games per task sent to a worker.
 CHUNK = 8
@@ -189,7 +189,7 @@ def _dask(config: Config, chunks: list[list[int]], workers: int, scheduler: str 
         if scheduler:
             import dask
 
-            _check_address(scheduler)
+            check_address(scheduler)
             try:
                 with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s"}):
                     client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
@@ -216,10 +216,13 @@ def _dask(config: Config, chunks: list[list[int]], workers: int, scheduler: str 
             cluster.close()
 
 
-def _check_address(address: str) -> None:
+def check_address(address: str) -> None:
     """Refuse at once an address Dask would spend its whole timeout failing to read."""
-    from distributed.comm import parse_address
-    from distributed.comm.addressing import parse_host_port
+    try:
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
+    except ImportError:
+        raise ExecutorError("--executor dask needs Dask distributed: pip install 'ruleslawyer[cluster]'") from None
 
     try:
         scheme, location = parse_address(address)
