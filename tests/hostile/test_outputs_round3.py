@@ -299,12 +299,16 @@ def _tmpfs(where: Path) -> Path:
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"a full disk needs a tiny tmpfs, and mount failed here (not root?): {done.stderr!r}")
-    with open(tiny / "fill", "wb", buffering=0) as fh:  # fill it up
-        try:
-            while True:
-                fh.write(b"\0" * 4096)
-        except OSError:
-            pass
+    try:
+        with open(tiny / "fill", "wb", buffering=0) as fh:  # fill it up
+            try:
+                while True:
+                    fh.write(b"\0" * 4096)
+            except OSError:
+                pass
+    except BaseException:
+        subprocess.run(["umount", str(tiny)], check=False)
+        raise
     return tiny
 
 
