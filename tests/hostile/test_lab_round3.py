@@ -20,7 +20,7 @@ import pytest
 
 from ruleslawyer.checker.cli import main
 from ruleslawyer.lab.bots import BotSpecError, parse_bots
-from ruleslawyer.lab.simulate import Config, run
+from ruleslawyer.lab.simulate import CONNECT_TIMEOUT, Config, run
 from ruleslawyer.lab.stats import rate_ci
 from ruleslawyer.spec.diagnostics import Diagnostic
 from ruleslawyer.checker.report import LogReport
@@ -78,6 +78,7 @@ def test_huge_equal_weights_draw_as_equal_weights_do():
 @pytest.mark.parametrize("spec", ["random:" + ";".join(f"{k}=0" for k in KINDS), "random:pass=inf",
                                   "random:pass=nan", "random:pass=-1"])
 def test_weights_that_cannot_draw_are_refused(spec, capsys):
+    """All zero is new; infinite, NaN and negative weights were refused already (controls)."""
     with pytest.raises(BotSpecError):
         parse_bots(spec, 4, KINDS)
     status, text = run_cli(["simulate", "lady-alice", "--games", "1", "--bots", spec], capsys)
@@ -110,6 +111,10 @@ def test_an_unreachable_scheduler_fails_with_a_diagnostic(address):
                            "--scheduler", address], capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
     text = done.stdout + done.stderr
     assert done.returncode == 2 and "error[RL172]" in text and "Traceback" not in text, text
+    if address == "not an address":  # refused as it is read, before any connection is tried
+        assert "is not a scheduler address" in text, text
+    else:  # the connection waited the short timeout (Dask's message names it), not Dask's 10 s
+        assert f"after {CONNECT_TIMEOUT} s" in text, text
 
 
 def test_an_overlay_given_as_a_file_is_named_so_that_check_finds_it(tmp_path, capsys, monkeypatch):
