@@ -1,5 +1,5 @@
 """Every file ruleslawyer writes on request (``report -o``, ``--plots``, ``--logs``,
-``--report``, ``--counterexample``) goes through here.
+``--report``, the file of a path ``prove`` refutes) goes through here.
 
 A file may be written where the name is new or names a regular file; a
 symbolic link to a regular file is followed (its target is written).  A

@@ -43,7 +43,7 @@ _CODES = [
     CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
              "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
     CodeInfo("RL013", "output", "An output cannot be written (report -o, --plots, --logs, --report, "
-             "--counterexample): the name is a device, a fifo, a folder where a file is wanted (or a file where a "
+             "prove's file of a failing path): the name is a device, a fifo, a folder where a file is wanted (or a file where a "
              "folder is wanted), a link to nothing, a read-only file, a file of the operating system or an input "
              "of the same command; or the write failed (a missing or read-only folder, a full disk).  Nothing is "
              "left half written: the file is written to a temporary beside it, then renamed.",
