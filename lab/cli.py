@@ -148,12 +148,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse an output that cannot be written before the games are played (RL013)."""
     from ..checker.outputs import check_file, check_folder
 
-    for folder in (getattr(args, "plots", None), getattr(args, "logs", None)):
-        if folder is not None:
-            check_folder(folder)
+    folders = [f for f in (getattr(args, "plots", None), getattr(args, "logs", None)) if f is not None]
+    for folder in folders:
+        check_folder(folder)
+    made = {os.path.abspath(f) for f in folders}
     for name in (getattr(args, "report", None), getattr(args, "counterexample", None)):
-        if name is not None:
-            check_file(name, _inputs(args))
+        if name is None:
+            continue
+        parent = os.path.dirname(os.path.abspath(name))
+        if parent in made and not os.path.isdir(parent):
+            continue  # a report beside its plots (--plots DIR --report DIR/report.md): DIR is made first
+        check_file(name, _inputs(args))
 
 
 def _write_logs(result: Any, folder: str | None, inputs: Sequence[str], tag: str = "") -> list[str]:
@@ -316,9 +321,8 @@ def _compare_in(args: argparse.Namespace) -> int:
 
 def _prove(args: argparse.Namespace) -> int:
     from ..checker.capacity import load_usable
-    from .prove import load_properties, prove, prove_json, prove_text
-
     from ..checker.outputs import log_ref, write_file
+    from .prove import load_properties, prove, prove_json, prove_text
 
     _check_range("--depth", args.depth, 0, MAX_DEPTH)
     _check_outputs(args)

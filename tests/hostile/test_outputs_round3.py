@@ -451,3 +451,13 @@ def test_a_real_ctrl_c_stops_simulate_and_its_workers(tmp_path):
     assert proc.returncode == 130, text
     assert "Traceback" not in text and "internal error" not in text
     assert text.rstrip().splitlines()[-1].strip().endswith("ruleslawyer: interrupted"), text
+
+
+def test_a_report_beside_its_plots_in_a_new_folder_is_written(tmp_path, capsys):
+    """make demo's form (--plots lab-demo --report lab-demo/report.md): the folder is made for the
+    plots, so the report's missing folder is not refused before the games."""
+    folder = tmp_path / "lab-demo"
+    status, text = run(["compare", "lady-alice", "--with", "two-counters", "--games", "2", "--no-determination",
+                        "--plots", folder, "--report", folder / "report.md"], capsys)
+    assert status == 0, text
+    assert "![lengths.png](lengths.png)" in (folder / "report.md").read_text()
