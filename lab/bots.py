@@ -202,7 +202,7 @@ class RandomBot(Bot):
                                f"({', '.join(kinds)}) all have weight 0")
 
     def spec(self) -> str:
-        return "random" + (":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))
+        return "random" + (":" + ";".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))  # as --bots reads it
                            if self.weights else "")
 
 

@@ -92,7 +92,7 @@ def test_a_bot_whose_weights_leave_it_no_move_is_an_error_naming_it(capsys):
     status, text = run_cli(["simulate", "lady-alice", "--games", "2", "--bots", "random:pass=0;place=0;accuse=0"],
                            capsys)
     assert status == 2 and "error[RL170]" in text, text
-    assert "random:" in text and "seat P2" in text and "after move 1" in text and "game 0" in text, text
+    assert "bot random:accuse=0;pass=0;place=0 " in text and "seat P2" in text and "after move 1" in text and "game 0" in text, text
     assert "played again" not in text
 
 
