@@ -73,6 +73,8 @@ def check_file(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[
     shown = str(path)
     if not shown:
         raise _fail(shown, "an empty name is no file to write")
+    if shown.endswith(("/", os.sep)):
+        raise _fail(shown, f"{shown} names a folder, not a file: not written", hint="name the file to write")
     try:
         link = os.lstat(path)
     except FileNotFoundError:

@@ -126,6 +126,12 @@ def test_an_input_is_never_written_over_even_by_another_name(tmp_path):
     assert log.read_bytes() == LOG.read_bytes()
 
 
+def test_a_name_ending_in_a_slash_is_a_folder_not_a_file(tmp_path):
+    with pytest.raises(DiagnosticError) as exc:
+        outputs.write_file(f"{tmp_path}/new/", "x")
+    assert _code(exc) == "RL013" and not (tmp_path / "new").exists()
+
+
 @pytest.mark.parametrize("where", ["missing folder", "under a file"])
 def test_a_file_whose_folder_is_not_there_is_refused(tmp_path, where):
     (tmp_path / "f").write_text("x")
