@@ -48,6 +48,17 @@ def _no_temporaries(folder: Path) -> None:
     assert not left, left
 
 
+def _device(folder: Path) -> Path:
+    """A device node of /dev/full's kind made in ``folder`` (root only): the tests never aim a writer
+    at the system's own /dev, which a writer that renames would replace by a regular file."""
+    node = folder / "full"
+    try:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except (PermissionError, OSError) as exc:
+        pytest.skip(f"mknod needs root here: {exc}")
+    return node
+
+
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     status = main([str(a) for a in argv])
     out = capsys.readouterr()
@@ -102,7 +113,7 @@ def test_what_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_path, make)
         target.write_text("keep")
         target.chmod(0o444)
     else:
-        target = Path("/dev/null")  # a character device every system has
+        target = _device(tmp_path)
     before = os.lstat(target)
     with pytest.raises(DiagnosticError) as exc:
         outputs.write_file(target, "x")
@@ -220,10 +231,10 @@ def test_report_refuses_a_device_a_fifo_and_the_log_itself_and_follows_a_link(tm
     log = tmp_path / "mylog.yaml"
     shutil.copy(LOG, log)
     os.mkfifo(tmp_path / "ff")
-    for target in ("/dev/null", tmp_path / "ff", log):
+    for target in (tmp_path / "ff", log):
         status, text = run(["report", log, "-o", target], capsys)
         assert status == 2 and "error[RL013]" in text, text
-    assert stat.S_ISFIFO(os.lstat(tmp_path / "ff").st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "ff").st_mode)
     assert log.read_bytes() == LOG.read_bytes()
     (tmp_path / "target.html").write_text("keep")
     (tmp_path / "link.html").symlink_to("target.html")
@@ -234,11 +245,7 @@ def test_report_refuses_a_device_a_fifo_and_the_log_itself_and_follows_a_link(tm
 
 def test_report_into_a_device_node_made_here_leaves_it_a_device(tmp_path, capsys):
     """The red team's own case: a node of /dev/full made with mknod (root only)."""
-    node = tmp_path / "full"
-    try:
-        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
-    except (PermissionError, OSError) as exc:
-        pytest.skip(f"mknod needs root here: {exc}")
+    node = _device(tmp_path)
     status, text = run(["report", LOG, "-o", node], capsys)
     assert status == 2 and "error[RL013]" in text and "device" in text
     assert stat.S_ISCHR(os.lstat(node).st_mode)
@@ -249,7 +256,7 @@ def test_report_into_a_device_node_made_here_leaves_it_a_device(tmp_path, capsys
     ["simulate", "lady-alice", "--games", "1", "--plots", "{file}/under"],
     ["simulate", "lady-alice", "--games", "1", "--logs", "{file}"],
     ["compare", "lady-alice", "--with", "two-counters", "--games", "1", "--plots", "{file}"],
-    ["compare", "lady-alice", "--with", "two-counters", "--games", "1", "--report", "/dev/full"],
+    ["compare", "lady-alice", "--with", "two-counters", "--games", "1", "--report", "{device}"],
     ["compare", "lady-alice", "--with", "two-counters", "--games", "1", "--report", "{dir}"],
     ["compare", "lady-alice", "--with", "two-counters", "--games", "1", "--report", "{dir}/missing/r.md"],
     ["prove", "lady-alice", "--house", str(FLAWED), "--property", str(PROPS), "--depth", "1",
@@ -263,6 +270,7 @@ def test_lab_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path
     NotADirectoryError, ENOSPC, IsADirectoryError, FileNotFoundError).  Refused before a game is
     played or a state explored: the run itself would fail the test."""
     (tmp_path / "file").write_text("x")
+    device = _device(tmp_path) if "{device}" in argv else None
     from ruleslawyer.lab import prove, simulate
 
     def never(*args: object, **kwargs: object) -> None:
@@ -271,7 +279,8 @@ def test_lab_outputs_that_cannot_be_written_are_refused_before_the_work(tmp_path
     monkeypatch.setattr(simulate, "run", never)
     monkeypatch.setattr(prove, "prove", never)
     before = PROPS.read_bytes()
-    args = [a.replace("{file}", str(tmp_path / "file")).replace("{dir}", str(tmp_path)) for a in argv]
+    args = [a.replace("{file}", str(tmp_path / "file")).replace("{dir}", str(tmp_path))
+            .replace("{device}", str(device)) for a in argv]
     status, text = run(args, capsys)
     assert status == 2 and "error[RL013]" in text, text
     assert (tmp_path / "file").read_text() == "x" and PROPS.read_bytes() == before
