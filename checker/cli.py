@@ -1,7 +1,8 @@
 """The ``ruleslawyer`` command line.
 
 Exit status: 0 clean, 1 violations found, 2 unusable input or usage,
-3 internal error.  Bad input never shows a Python traceback.
+3 internal error, 130 interrupted (Ctrl-C).  Bad input never shows a Python
+traceback.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from ..spec.model import Ruleset
 from .textout import fit, terminal_width
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: Ctrl-C: the shell's status for a command ended by SIGINT (128 + 2).
+EXIT_INTERRUPTED = 130
 
 
 class _Help(argparse.HelpFormatter):
@@ -260,6 +263,23 @@ def _name_examples(parser: argparse.ArgumentParser, game: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C anywhere, the parser and the imports included: one line, 130
+        import signal
+
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not break the line
+        except (ValueError, OSError):  # pragma: no cover - not the main thread
+            pass
+        try:
+            print("ruleslawyer: interrupted", file=sys.stderr)
+        except (OSError, ValueError):  # pragma: no cover - standard error closed
+            pass
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -272,6 +292,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for plugin in _plugins():
         handlers.update(plugin.HANDLERS)
     try:
+        from ..spec.paths import allowed_folder
+
+        for folder in getattr(args, "allow_path", None) or ():
+            allowed_folder(folder)
         return handlers[args.command](args)
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
@@ -287,8 +311,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_CLEAN
-    except KeyboardInterrupt:
-        return EXIT_INTERNAL
     except Exception:  # noqa: BLE001 - the last line of defence: say so, exit 3
         print("ruleslawyer: internal error (please report it with the input that caused it):", file=sys.stderr)
         print(traceback.format_exc(limit=-3), file=sys.stderr)

@@ -16,7 +16,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .files import write_atomically
 from .log import parse_log
 from .replay import Replay, replay
 from .table import render_svg, status_line, view
@@ -157,15 +156,13 @@ def _move(rules: Any, step: Any) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from .solve import viewpoint_of
 
+    from .outputs import check_file, write_file
+
+    inputs = [args.log, *(getattr(args, "house", ()) or ())]
+    check_file(args.output, inputs)  # before the work: a name that cannot be written is said at once
     log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
     text = page(rep, viewpoint_of(args, rep))
-    try:
-        write_atomically(args.output, text)
-    except OSError as exc:
-        from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
-
-        raise DiagnosticError([Diagnostic("RL001", f"cannot write {args.output}: {exc.strerror or exc}",
-                                          Position(str(args.output)))]) from None
+    write_file(args.output, text, inputs)
     print(f"wrote {args.output}: {len(rep.steps)} moves, seen by {viewpoint_of(args, rep).name}")
     return 1 if rep.reporter.errors else 0

@@ -40,7 +40,7 @@ from ..spec.machine import Play, State
 from ..spec.scoring import UnknownValues, score
 from .engine import Lab
 
-__all__ = ["Bot", "RandomBot", "InformedBot", "Turn", "parse_bots", "BotSpecError", "CANDIDATES"]
+__all__ = ["Bot", "RandomBot", "InformedBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
 #: Candidate mover choices valued per move kind by the informed bot.
 CANDIDATES = 24
@@ -62,6 +62,10 @@ class BotSpecError(ValueError):
     def __init__(self, message: str, column: int = 0):
         super().__init__(message)
         self.column = column
+
+
+class BotError(RuntimeError):
+    """A bot that can make no move where a legal one is open to it (its weights leave none)."""
 
 
 @dataclass
@@ -167,6 +171,7 @@ class RandomBot(Bot):
         while kinds:
             w = self._weights_of(kinds)
             if w is None:
+                self._refuse(turn, kinds)
                 return None
             kind = kinds[0] if len(kinds) == 1 else _weighted(kinds, w, turn.rng)
             play = _legal(turn, kind)
@@ -176,16 +181,28 @@ class RandomBot(Bot):
         return None
 
     def _weights_of(self, kinds: list[str]) -> list[float] | None:
-        """The weights of these kinds (None: they add up to nothing), kept by the kinds."""
+        """The weights of these kinds divided by the largest (their sum stays finite, the draw
+        the same), None when they are all 0; kept by the kinds."""
         key = tuple(kinds)
         found = self._kept.get(key, False)
         if found is False:
             w = [float(self.weights.get(k, 1.0)) for k in kinds]
-            found = self._kept[key] = w if sum(w) > 0 else None
+            top = max(w, default=0.0)
+            found = self._kept[key] = [v / top for v in w] if top > 0 else None
         return found  # type: ignore[return-value]
 
+    def _refuse(self, turn: Turn, kinds: Sequence[str]) -> None:
+        """Raise :class:`BotError` when a move of these kinds (all of weight 0) is legal: the bot,
+        not the game, is stuck."""
+        for kind in kinds:
+            if _legal(turn, kind) is not None:
+                state = turn.state
+                raise BotError(f"bot {self.spec()} at seat {turn.actor} can make no move after move "
+                               f"{state.played} (phase {state.phase}): the moves open to it "
+                               f"({', '.join(kinds)}) all have weight 0")
+
     def spec(self) -> str:
-        return "random" + (":" + ",".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))
+        return "random" + (":" + ";".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))  # as --bots reads it
                            if self.weights else "")
 
 
@@ -453,6 +470,8 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0) -> Bot:
             if not math.isfinite(value) or value < 0:
                 raise BotSpecError(f"the weight of {kind.strip()} must be a number from 0 up", column)
             weights[kind.strip()] = value
+        if kinds and all(weights.get(k, 1.0) == 0 for k in kinds):
+            raise BotSpecError("every move has weight 0: the bot could never move", column)
         return RandomBot(weights)
     if name == "informed":
         temperature = 0.25

@@ -108,17 +108,25 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
     _check_range("--sample", args.sample, 0, 1000)
     if args.scheduler and args.executor != "dask":
         raise _arg_error("--scheduler", "--scheduler names a Dask scheduler: use it with --executor dask")
+    if args.scheduler:
+        from .simulate import ExecutorError, check_address
+
+        try:
+            check_address(args.scheduler)  # before the rules are loaded: a bad address is said at once
+        except ExecutorError as exc:
+            raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--scheduler", 1, 1))]) from None
     rules = load_usable(args.rules, variant=args.variant, house=list(house))
     try:
         parse_bots(args.bots, int(rules.param("players")), list(rules.moves))
     except BotSpecError as exc:
         raise _arg_error("--bots", str(exc), exc.column) from None
     config = Config(args.rules, args.variant, tuple(house), args.games, args.bots, args.seed, args.max_moves,
-                    min(args.sample, args.games), not args.no_determination)
+                    min(args.sample, args.games), not args.no_determination, log_dir=args.logs or None)
     return config, rules
 
 
 def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> Any:
+    from .bots import BotError
     from .simulate import ExecutorError, Progress, run
 
     enabled = {"auto": None, "always": True, "never": False}[args.progress]
@@ -127,35 +135,79 @@ def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> A
             return run(config, args.workers, args.executor, args.scheduler, bar.advance, rules=rules)
     except ExecutorError as exc:
         raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--executor", 1, 1))]) from None
+    except BotError as exc:
+        raise DiagnosticError([Diagnostic("RL170", str(exc), Position("--bots", 1, 1))]) from None
 
 
-def _write_logs(result: Any, folder: str | None, tag: str = "") -> list[str]:
+def _inputs(args: argparse.Namespace) -> list[str]:
+    """The files a command reads, never written over by its outputs."""
+    return [f for f in (args.rules, *args.house, *getattr(args, "with_", ()), getattr(args, "property", None)) if f]
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output that cannot be written before the games are played (RL013)."""
+    from ..checker.outputs import check_file, check_folder
+
+    folders = [f for f in (getattr(args, "plots", None), getattr(args, "logs", None)) if f is not None]
+    for folder in folders:
+        check_folder(folder)
+    made = {os.path.abspath(f) for f in folders}
+    for name in (getattr(args, "report", None), getattr(args, "counterexample", None)):
+        if name is None:
+            continue
+        parent = os.path.dirname(os.path.abspath(name))
+        if parent in made and not os.path.isdir(parent):
+            continue  # a report beside its plots (--plots DIR --report DIR/report.md): DIR is made first
+        check_file(name, _inputs(args))
+
+
+def _write_logs(result: Any, folder: str | None, inputs: Sequence[str], tag: str = "") -> list[str]:
+    from ..checker.outputs import write_folder
+
     if not folder:
         return []
-    os.makedirs(folder, exist_ok=True)
-    paths = []
-    for index, text, _status in result.logs:
-        path = os.path.join(folder, f"game{tag}-{index:05d}.yaml")
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        paths.append(path)
-    return paths
+    return write_folder(folder, [(f"game{tag}-{index:05d}.yaml", text) for index, text, _s in result.logs], inputs)
+
+
+def _allow_hint(configs: Sequence[Any], folder: str | None) -> str | None:
+    """How to check the written logs when they name rule files outside their folder."""
+    if not folder:
+        return None
+    outside = sorted({d for c in configs for d in c.allowed()
+                      if os.path.relpath(d, os.path.abspath(folder)).startswith("..")})
+    if not outside:
+        return None
+    return (f"the logs name rule files outside {folder}: check them with "
+            + " ".join(f"--allow-path {d}" for d in outside))
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from ..checker.outputs import made_folder
+
+    _check_outputs(args)
+    with made_folder(args.logs):  # made first: the sampled logs are checked where they will be
+        return _simulate_in(args)
+
+
+def _simulate_in(args: argparse.Namespace) -> int:
     from .compare import write_plots
 
     config, rules = _config(args, args.house)
     result = _execute(config, rules, args, "simulate")
-    plots = write_plots([result], [result.name], args.plots) if args.plots else []
-    logs = _write_logs(result, args.logs)
+    inputs = _inputs(args)
+    plots = write_plots([result], [result.name], args.plots, inputs) if args.plots else []
+    logs = _write_logs(result, args.logs, inputs)
     clean = all(s == 0 for _i, _t, s in result.logs)
+    hint = _allow_hint([config], args.logs)
     if args.format == "json":
-        print(json.dumps({**result.to_json(), "plots": plots, "log_files": logs}, indent=1, ensure_ascii=False))
+        print(json.dumps({**result.to_json(), "plots": plots, "log_files": logs, "check_hint": hint},
+                         indent=1, ensure_ascii=False))
     else:
         print(simulate_text(result))
         for path in plots + logs:
             print(f"wrote {path}")
+        if hint:
+            print(hint)
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
 
@@ -204,12 +256,31 @@ def simulate_text(result: Any) -> str:
                              f"before the end ({_ci(d['share_of_game'], 2)} of the game)")
     clean = sum(1 for _i, _t, st in result.logs if st == 0)
     lines += ["", f"sampled game logs: {clean} of {len(result.logs)} check clean"]
+    lines += problem_lines(result)
     return "\n".join(lines)
 
 
+def problem_lines(result: Any) -> list[str]:
+    """Why each sampled log that does not check clean does not."""
+    lines = []
+    for p in result.problems:
+        lines.append(f"  game {p['game']} (exit status {p['status']}):")
+        lines.extend("    " + line for text in p["text"] for line in text.splitlines())
+    return lines
+
+
 def _compare(args: argparse.Namespace) -> int:
+    from ..checker.outputs import made_folder
+
+    _check_outputs(args)
+    with made_folder(args.logs):  # made first: the sampled logs are checked where they will be
+        return _compare_in(args)
+
+
+def _compare_in(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from ..checker.outputs import write_file
     from .compare import compare_json, compare_text, report_html, report_markdown, write_plots
 
     config_a, rules_a = _config(args, args.house)
@@ -218,42 +289,54 @@ def _compare(args: argparse.Namespace) -> int:
         raise _arg_error("--with", "the two rule sets seat different numbers of players: compare like with like")
     a = _execute(config_a, rules_a, args, "A")
     b = _execute(replace(config_b), rules_b, args, "B")
-    plots = write_plots([a, b], [f"A: {a.name}", f"B: {b.name}"], args.plots) if args.plots else []
-    _write_logs(a, args.logs, "-a")
-    _write_logs(b, args.logs, "-b")
+    inputs = _inputs(args)
+    plots = write_plots([a, b], [f"A: {a.name}", f"B: {b.name}"], args.plots, inputs) if args.plots else []
+    logs = _write_logs(a, args.logs, inputs, "-a") + _write_logs(b, args.logs, inputs, "-b")
     if args.report:
         base = os.path.dirname(os.path.abspath(args.report))
         text = report_html(a, b, plots, base) if args.report.endswith((".html", ".htm")) \
             else report_markdown(a, b, plots, base)
-        with open(args.report, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_file(args.report, text, inputs)
     if args.format == "json":
-        print(json.dumps(compare_json(a, b, plots), indent=1, ensure_ascii=False))
+        print(json.dumps({**compare_json(a, b, plots), "log_files": logs,
+                          "check_hint": _allow_hint([config_a, config_b], args.logs)}, indent=1, ensure_ascii=False))
     elif args.format == "markdown":
         print(report_markdown(a, b, plots, os.getcwd()))
     elif args.format == "html":
         print(report_html(a, b, plots, os.getcwd()), end="")
     else:
         print(compare_text(a, b))
-        for path in plots + ([args.report] if args.report else []):
+        for label, res in (("A", a), ("B", b)):
+            if res.problems:
+                print(f"{label}: sampled game logs that do not check clean:")
+                print("\n".join(problem_lines(res)))
+        for path in plots + logs + ([args.report] if args.report else []):
             print(f"wrote {path}")
+        hint = _allow_hint([config_a, config_b], args.logs)
+        if hint:
+            print(hint)
     clean = all(s == 0 for res in (a, b) for _i, _t, s in res.logs)
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
 
 def _prove(args: argparse.Namespace) -> int:
     from ..checker.capacity import load_usable
+    from ..checker.outputs import log_ref, write_file
     from .prove import load_properties, prove, prove_json, prove_text
 
     _check_range("--depth", args.depth, 0, MAX_DEPTH)
+    _check_outputs(args)
     rules = load_usable(args.rules, variant=args.variant, house=list(args.house))
     spec = load_properties(args.property, rules)
-    result = prove(rules, spec, args.depth, rules_ref=args.rules, house=list(args.house))
+    # the counterexample names the rule files relative to the folder it is written in (the current
+    # folder when it is only printed)
+    folder = (os.path.dirname(args.counterexample) if args.counterexample else "") or "."
+    result = prove(rules, spec, args.depth, rules_ref=log_ref(args.rules, folder),
+                   house=[log_ref(h, folder) for h in args.house])
     if args.counterexample:
         bad = next((r for r in result.results if r.counterexample is not None), None)
         if bad is not None:
-            with open(args.counterexample, "w", encoding="utf-8") as fh:
-                fh.write(bad.counterexample)
+            write_file(args.counterexample, bad.counterexample, _inputs(args))
     if args.format == "json":
         print(json.dumps(prove_json(result), indent=1, ensure_ascii=False))
     else:

@@ -122,21 +122,31 @@ def report_html(a: Result, b: Result, plots: Sequence[str], base: str) -> str:
             f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")
 
 
-def write_plots(results: Sequence[Result], labels: Sequence[str], folder: str) -> list[str]:
-    """Game lengths overlaid, win rate by seat, determination curve: PNG and SVG each."""
+def write_plots(results: Sequence[Result], labels: Sequence[str], folder: str,
+                inputs: Sequence[str] = ()) -> list[str]:
+    """Game lengths overlaid, win rate by seat, determination curve: PNG and SVG each, written
+    into ``folder`` through :func:`~ruleslawyer.checker.outputs.write_folder` (all or nothing)."""
+    from ..checker.outputs import write_folder
+
+    return write_folder(folder, render_plots(results, labels), inputs)
+
+
+def render_plots(results: Sequence[Result], labels: Sequence[str]) -> list[tuple[str, bytes]]:
+    """The plots of :func:`write_plots` as (file name, bytes)."""
+    import io
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    os.makedirs(folder, exist_ok=True)
-    written: list[str] = []
+    written: list[tuple[str, bytes]] = []
 
     def save(fig: Any, name: str) -> None:
         for ext in ("png", "svg"):
-            path = os.path.join(folder, f"{name}.{ext}")
-            fig.savefig(path, dpi=100, metadata={"Date": None} if ext == "svg" else None)
-            written.append(path)
+            buf = io.BytesIO()
+            fig.savefig(buf, format=ext, dpi=100, metadata={"Date": None} if ext == "svg" else None)
+            written.append((f"{name}.{ext}", buf.getvalue()))
         plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -156,7 +166,8 @@ def write_plots(results: Sequence[Result], labels: Sequence[str], folder: str) -
         rates = res.summary["win_rate"]
         xs = [s["seat"] + (k - (len(results) - 1) / 2) * width for s in rates]
         ys = [s["rate"] or 0 for s in rates]
-        err = [[(s["rate"] or 0) - (s["lo"] or 0) for s in rates], [(s["hi"] or 0) - (s["rate"] or 0) for s in rates]]
+        err = [[max(0.0, (s["rate"] or 0) - (s["lo"] or 0)) for s in rates],
+               [max(0.0, (s["hi"] or 0) - (s["rate"] or 0)) for s in rates]]
         ax.bar(xs, ys, width=width, yerr=err, capsize=3, label=label)
     ax.set_xlabel("seat (1 moves first)")
     ax.set_ylabel("win rate (95 % interval)")

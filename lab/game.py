@@ -81,8 +81,10 @@ def _setup(lab: Lab, players: Sequence[str], world: Mapping[str, str], rng: rand
 
 
 def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: int,
-              keep_log: bool = False, track: bool = True) -> GameRecord:
-    """Play one game to its end (or ``max_moves``); ``track``: follow when the solution is known.
+              keep_log: bool = False, track: bool = True,
+              refs: tuple[str | None, Sequence[str]] | None = None) -> GameRecord:
+    """Play one game to its end (or ``max_moves``); ``track``: follow when the solution is known;
+    ``refs``: the ``rules:`` and ``house:`` its log names (default: the rule set's own names).
 
     The first player is ``P1``.  When the opening leaves no move open to
     anyone but claims (the rules tie the first player to a chance outcome of
@@ -93,7 +95,7 @@ def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: i
     n = len(bots)
     with evaluations():
         for attempt in range(n):
-            rec = _play_once(lab, bots, seed, index, max_moves, keep_log, track, attempt)
+            rec = _play_once(lab, bots, seed, index, max_moves, keep_log, track, attempt, refs)
             if rec.end != STUCK or rec.moves > OPENING * n:
                 break
     return rec
@@ -104,7 +106,8 @@ OPENING = 3
 
 
 def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: int,
-               keep_log: bool, track: bool, attempt: int) -> GameRecord:
+               keep_log: bool, track: bool, attempt: int,
+               refs: tuple[str | None, Sequence[str]] | None = None) -> GameRecord:
     rules, machine = lab.rules, lab.machine
     rng = game_rng(seed, index)  # the same stream at each attempt: the same deal and opening, another first
     players = seat_names(len(bots))
@@ -198,7 +201,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                      record_det, kinds=kinds, redrawn=attempt)
     if keep_log:
         rec.log = game_log(lab, players, plays, world, deal, state, table, setup, first,
-                           title=f"simulated game {index} (seed {seed})")
+                           title=f"simulated game {index} (seed {seed})", refs=refs)
     return rec
 
 
@@ -243,7 +246,7 @@ def _result(lab: Lab, state: State, solution: Sequence[str]) -> tuple[ScoreTable
 
 def game_log(lab: Lab, players: Sequence[str], plays: Sequence[Play], world: Mapping[str, str], deal: Any,
              state: State, table: ScoreTable | None, setup: Mapping[str, Any], first: str,
-             title: str | None = None) -> str:
+             title: str | None = None, refs: tuple[str | None, Sequence[str]] | None = None) -> str:
     """The game as a log with every private fact (a referee's log) and, when it ended, its end."""
     rules = lab.rules
     held = _zones_by_family(deal, world)
@@ -253,8 +256,9 @@ def game_log(lab: Lab, players: Sequence[str], plays: Sequence[Play], world: Map
         zones = {r.zone: held.get(r.zone, {}) for r in rules.records if r.section == "end" and r.kind == "zone"}
         end = EndSection(zones, {}, dict(table.scores) if table is not None else {},
                          list(table.winners) if table is not None else list(winners_unscored(lab.machine, state) or []))
-    return format_log(rules, list(players), plays, first=first, variant=rules.variant,
-                      house=list(rules.house), title=title, private_zones=private, end=end,
+    rules_ref, house = refs if refs is not None else (None, rules.house)
+    return format_log(rules, list(players), plays, first=first, rules_ref=rules_ref, variant=rules.variant,
+                      house=list(house), title=title, private_zones=private, end=end,
                       setup=public_setup(rules, setup, deal, world))
 
 

@@ -170,9 +170,9 @@ def _fail(message: str, pos: Position | None) -> DiagnosticError:
 
 def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     """Read and check a property file (RL171 for what cannot be used)."""
-    from ..spec.source import read_yaml
+    from ..spec.paths import read_named
 
-    node = read_yaml(path)
+    node = read_named(path, declared="properties")  # a file that is not a property file: nothing of it shown
     where = Position(path, 1, 1)
     if not isinstance(node, Mapping):
         raise _fail("a property file is a mapping with a 'properties:' list", where)
@@ -658,13 +658,14 @@ def _consistent(machine: Machine, players: Sequence[str], start: State, plays: S
 
 def counterexample_log(rules: Ruleset, players: Sequence[str], plays: Sequence[Play], rules_ref: str | None,
                        house: Sequence[str], setup: Mapping[str, Any] | None = None, first: str | None = None) -> str:
-    """The log of a path from the start of the game (the opening's moves first, when there is one)."""
-    import os
+    """The log of a path from the start of the game (the opening's moves first, when there is one).
 
-    refs = [os.path.abspath(h) if os.path.exists(h) else h for h in house]
-    ref = rules_ref if rules_ref is None or not os.path.exists(rules_ref) else os.path.abspath(rules_ref)
-    return format_log(rules, list(players), plays, first=first or players[0], rules_ref=ref, variant=rules.variant,
-                      house=refs, title="counterexample found by ruleslawyer prove", setup=setup or None)
+    ``rules_ref`` and ``house`` are written as given: the caller names each file as the folder
+    the log is written in sees it (``ruleslawyer prove`` writes paths relative to that folder,
+    :func:`ruleslawyer.checker.outputs.log_ref`), never an absolute path where a relative one works."""
+    return format_log(rules, list(players), plays, first=first or players[0], rules_ref=rules_ref,
+                      variant=rules.variant, house=list(house), title="counterexample found by ruleslawyer prove",
+                      setup=setup or None)
 
 
 def prove_json(proof: Proof) -> dict[str, Any]:

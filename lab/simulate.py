@@ -24,15 +24,20 @@ from typing import Any, Callable, Iterable, Sequence
 from ..checker.check import check_text
 from ..spec.loader import load_rules
 from ..spec.model import Ruleset
-from .bots import parse_bots
+from ..checker.outputs import log_ref
+from .bots import BotError, parse_bots
 from .engine import Lab
 from .game import GameRecord, play_game
 from .stats import summarise
 
-__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError"]
+__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError", "check_address"]
 
 #: Games per task sent to a worker.
 CHUNK = 8
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 3
+#: Diagnostics kept per sampled log that does not check clean (to say why).
+PROBLEMS = 3
 
 
 class ExecutorError(RuntimeError):
@@ -50,6 +55,20 @@ class Config:
     max_moves: int = 500
     sample: int = 3                 # games written as logs (the first ones) and checked
     track: bool = True              # follow when the solution becomes known
+    log_dir: str | None = None      # where the sampled logs are written (None: the current folder)
+
+    def log_refs(self) -> tuple[str | None, tuple[str, ...]]:
+        """The ``rules:`` and ``house:`` of a sampled log: a file by its path relative to the
+        folder the log is written in (so that ``check`` finds it), a bundled name as it is."""
+        folder = self.log_dir or "."
+        rules = log_ref(self.rules, folder) if os.path.isfile(self.rules) else None
+        return rules, tuple(log_ref(h, folder) for h in self.house)
+
+    def allowed(self) -> tuple[str, ...]:
+        """The folders of the rule files given as files (the user's own choice: a sampled log may
+        name them wherever they are)."""
+        return tuple(dict.fromkeys(os.path.dirname(os.path.abspath(f)) for f in (self.rules, *self.house)
+                                   if os.path.isfile(f)))
 
 
 @dataclass
@@ -61,12 +80,14 @@ class Result:
     records: list[GameRecord]
     summary: dict[str, Any]
     logs: list[tuple[int, str, int]] = field(default_factory=list)  # (index, log text, check status)
+    problems: list[dict[str, Any]] = field(default_factory=list)  # why a sampled log does not check clean
 
     def to_json(self) -> dict[str, Any]:
         c = self.config
         return {"rules": self.name, "games": c.games, "seed": c.seed, "bots": self.bots,
                 "max_moves": c.max_moves, **self.summary,
-                "logs": {"checked": len(self.logs), "clean": sum(1 for _i, _t, s in self.logs if s == 0)}}
+                "logs": {"checked": len(self.logs), "clean": sum(1 for _i, _t, s in self.logs if s == 0),
+                         "problems": self.problems}}
 
 
 _LABS: dict[tuple[Any, ...], Lab] = {}
@@ -86,8 +107,22 @@ def _chunk_task(config: Config, indices: Sequence[int]) -> list[GameRecord]:
     lab = lab_for(config.rules, config.variant, config.house)
     seats = int(lab.rules.param("players"))
     bots = parse_bots(config.bots, seats, list(lab.rules.moves))
-    return [play_game(lab, bots, config.seed, i, config.max_moves, keep_log=i < config.sample,
-                      track=config.track) for i in indices]
+    refs = config.log_refs()
+    out = []
+    for i in indices:
+        try:
+            out.append(play_game(lab, bots, config.seed, i, config.max_moves, keep_log=i < config.sample,
+                                 track=config.track, refs=refs))
+        except BotError as exc:
+            raise BotError(f"game {i} (seed {config.seed}): {exc}") from None
+    return out
+
+
+def _quiet_worker() -> None:
+    """A worker process leaves Ctrl-C to the command (which stops it): no traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(games: int, size: int = CHUNK) -> list[list[int]]:
@@ -111,22 +146,35 @@ def run(config: Config, workers: int = 1, executor: str = "local", scheduler: st
             if progress:
                 progress(len(chunk))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_chunk_task, config, chunk): i for i, chunk in enumerate(chunks)}
-            from concurrent.futures import as_completed
+        from concurrent.futures import as_completed
 
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+        try:
+            futures = {pool.submit(_chunk_task, config, chunk): i for i, chunk in enumerate(chunks)}
             for fut in as_completed(futures):
                 i = futures[fut]
                 done[i] = fut.result()
                 if progress:
                     progress(len(chunks[i]))
+        except BaseException:  # Ctrl-C or a failed game: the workers are stopped, nothing waited for
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     records = [r for i in sorted(done) for r in done[i]]
     summary = summarise([r.to_json() for r in records], seats, config.max_moves)
     result = Result(config, lab.rules.canonical_name, seats, [b.spec() for b in bots], records, summary)
+    folder = config.log_dir or ""
     for r in records:
         if r.log is not None:
-            report = check_text(r.log, f"<simulated game {r.index}>")
+            report = check_text(r.log, os.path.join(folder, f"<simulated game {r.index}>"), allow=config.allowed())
             result.logs.append((r.index, r.log, report.status))
+            if report.status != 0:
+                shown = [d for d in report.diagnostics if d.severity == "error"][:PROBLEMS] or report.diagnostics[:1]
+                result.problems.append({"game": r.index, "status": report.status,
+                                        "diagnostics": [d.to_json() for d in shown],
+                                        "text": [d.format_text() for d in shown]})
     return result
 
 
@@ -139,8 +187,12 @@ def _dask(config: Config, chunks: list[list[int]], workers: int, scheduler: str 
     cluster = None
     try:
         if scheduler:
+            import dask
+
+            check_address(scheduler)
             try:
-                client = Client(scheduler, timeout="10s")
+                with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s"}):
+                    client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s")
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ExecutorError(f"no Dask scheduler answers at {scheduler}: {exc}") from None
         else:
@@ -162,6 +214,24 @@ def _dask(config: Config, chunks: list[list[int]], workers: int, scheduler: str 
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def check_address(address: str) -> None:
+    """Refuse at once an address Dask would spend its whole timeout failing to read."""
+    try:
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
+    except ImportError:
+        raise ExecutorError("--executor dask needs Dask distributed: pip install 'ruleslawyer[cluster]'") from None
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host or any(c.isspace() for c in host) or not 0 < int(port) < 65536:
+                raise ValueError("not a host and port")
+    except (ValueError, TypeError) as exc:
+        raise ExecutorError(f"{address!r} is not a scheduler address (e.g. tcp://HOST:8786): {exc}") from None
 
 
 class Progress:

@@ -38,10 +38,18 @@ _CODES = [
     CodeInfo("RL011", "input", "A game log (its rules: or house:, or the extends: of an overlay it names) names a "
              "file outside the folders a log may read: a bundled rule set by name, or a file in the log's own folder "
              "or below (after following links and '..').  Allow another folder with --allow-path DIR on check and "
-             "solve.  Nothing is read: the answer is the same whether the file exists or not.",
+             "solve (an empty --allow-path is refused with this code: it is not the working folder).  Nothing is "
+             "read: the answer is the same whether the file exists or not.",
              "rules: /etc/passwd"),
-    CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...': it is "
+    CodeInfo("RL012", "input", "A file read as a rule file or overlay has no top-level line 'ruleslawyer: ...' (a "
+             "property file for prove: no line 'properties: ...'): it is "
              "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
+    CodeInfo("RL013", "output", "An output cannot be written (report -o, --plots, --logs, --report, "
+             "prove's file of a failing path): the name is a device, a fifo, a folder where a file is wanted (or "
+             "a file where a folder is wanted), a link to nothing, a read-only file, a file of the operating system or an input "
+             "of the same command; or the write failed (a missing or read-only folder, a full disk).  Nothing is "
+             "left half written: the file is written to a temporary beside it, then renamed.",
+             "ruleslawyer report game.yaml -o game.yaml"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),

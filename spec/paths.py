@@ -17,8 +17,13 @@ system (``/proc``, ``/sys``, ``/dev``) are never read at all
 (:func:`~ruleslawyer.spec.source.read_yaml`), and a file that is not a rule
 file is reported without showing what it holds (RL012).
 
-Files named on the command line are the user's own choice and are read
-without a policy.
+Files named on the command line are the user's own choice: they may be
+anywhere, but the same rules hold for what is read and what is shown
+(:func:`read_named`): only regular files outside the system folders, and a
+file that does not declare what it is (a property file its ``properties:``
+line) is refused without showing anything of it (RL012).  A folder given
+with ``--allow-path`` must be named: an empty name (which would mean the
+working folder) is refused (:func:`allowed_folder`, RL011).
 """
 
 from __future__ import annotations
@@ -28,11 +33,11 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from .diagnostics import Diagnostic, DiagnosticError, Position
 
-__all__ = ["PathPolicy", "bundled_dir", "bare_name", "is_file", "ALLOWED"]
+__all__ = ["PathPolicy", "bundled_dir", "bare_name", "is_file", "ALLOWED", "allowed_folder", "read_named"]
 
 #: Folders the command line allows (``--allow-path``), for callers that do not pass them.
 ALLOWED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("allowed_paths", default=())
@@ -66,6 +71,25 @@ def bare_name(ref: str) -> bool:
     return "/" not in ref and Path(ref).suffix not in (".yaml", ".yml")
 
 
+def allowed_folder(value: str) -> str:
+    """A folder given with ``--allow-path``, refused (RL011) when it names none: ``Path("")``
+    is the working folder, which no one means by an empty argument."""
+    if not isinstance(value, str) or not value.strip():
+        raise DiagnosticError([Diagnostic(
+            "RL011", "--allow-path needs a folder: an empty name would allow the working folder and all below it",
+            Position("--allow-path"), hint="name the folder, e.g. --allow-path . for the working folder")])
+    return value
+
+
+def read_named(path: str, declared: str) -> Any:
+    """A YAML file named on the command line, of the kind whose top-level key ``declared`` it must
+    have on a line of its own (RL012 otherwise, nothing of it shown); system files, devices and
+    folders are never read (RL001)."""
+    from .source import read_yaml
+
+    return read_yaml(path, declared=declared)
+
+
 @dataclass(frozen=True)
 class PathPolicy:
     """The folders an untrusted input may name files in (resolved), and the one
@@ -78,7 +102,10 @@ class PathPolicy:
     def for_log(cls, log_path: str, allow: Iterable[str] | None = None) -> "PathPolicy":
         """The log's own folder, the bundled rules and ``allow`` (default: :data:`ALLOWED`)."""
         base = Path(log_path).parent
-        folders = [base, bundled_dir(), *(ALLOWED.get() if allow is None else allow)]
+        extra = tuple(ALLOWED.get() if allow is None else allow)
+        for folder in extra:
+            allowed_folder(folder)
+        folders = [base, bundled_dir(), *extra]
         return cls(tuple(dict.fromkeys(r for r in map(_real, folders) if r is not None)), base)
 
     def allows(self, path: Path) -> bool:
