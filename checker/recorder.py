@@ -32,6 +32,7 @@ import argparse
 import errno
 import os
 import re
+import signal
 import stat
 import sys
 from pathlib import Path
@@ -628,25 +629,52 @@ def _setup_readline(recorder: Recorder) -> None:
 # -- the command -------------------------------------------------------------------------------
 
 
+class _Ended(Exception):
+    """A signal that ends the session (TERM, HUP): raised where the session is, as Ctrl-C is."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _end(signum: int, _frame: object) -> None:
+    raise _Ended(signum)
+
+
 def run_play(args: argparse.Namespace) -> int:
     path = Path(args.log)
     made: list[Recorder] = []
+    old = {}
+    for name in ("SIGTERM", "SIGHUP"):  # ended as by Ctrl-C: the save finished, the lock let go, one line
+        signum = getattr(signal, name, None)
+        try:
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                old[signum] = signal.signal(signum, _end)
+        except ValueError:  # pragma: no cover - not the main thread: the signals keep their ways
+            pass
     try:
         return _play(args, path, made)
     except KeyboardInterrupt:  # one line, and what became of the move under way
-        print("\n" + _interrupted(made[0] if made else None, path), flush=True)
+        print("\n" + _interrupted(made[0] if made else None, path, "interrupted"), flush=True)
         return EXIT_INTERRUPTED
+    except _Ended as exc:
+        print("\n" + _interrupted(made[0] if made else None, path, f"ended by {signal.Signals(exc.signum).name}"),
+              flush=True)
+        return 128 + exc.signum
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
 
 
-def _interrupted(recorder: Recorder | None, path: Path) -> str:
+def _interrupted(recorder: Recorder | None, path: Path, how: str) -> str:
     if recorder is None:
-        return "(interrupted: nothing recorded)"
+        return f"({how}: nothing recorded)"
     saved = f"the {len(recorder.log.moves)} moves in {path} are saved"
     if recorder.pending and recorder.pending[0] == "move":
-        return f"(interrupted: {recorder.pending[1]} not recorded; {saved})"
+        return f"({how}: {recorder.pending[1]} not recorded; {saved})"
     if recorder.pending:
-        return f"(interrupted: nothing undone; {saved})"
-    return f"(interrupted: {saved})"
+        return f"({how}: nothing undone; {saved})"
+    return f"({how}: {saved})"
 
 
 def _overlays(refs: list[str] | tuple[str, ...], base: Path) -> list[str]:
