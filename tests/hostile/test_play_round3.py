@@ -558,3 +558,17 @@ def test_ctrl_c_while_a_move_is_checked_records_it_and_says_so_or_neither(tmp_pa
     assert saved == ("recorded move 31" in s.out), s.out              # recorded and said so, or neither
     assert not (saved and "not recorded" in s.out.split("(interrupted")[1]), s.out
     assert check_log(str(log)).status in (0, 1)                        # the log whole either way
+
+
+def test_a_house_file_is_written_as_the_new_log_names_it_from_its_own_folder(tmp_path):
+    (tmp_path / "h").mkdir()
+    (tmp_path / "logs").mkdir()
+    shutil.copy(ROOT / "rules" / "house" / "no-repeat.yaml", tmp_path / "h" / "x.yaml")
+    log = tmp_path / "logs" / "g.yaml"
+    out = play("logs/g.yaml", "--rules", "lady-alice", "--players", "Ann", "Ben", "Cat", "Dan", "--house", "h/x.yaml",
+               cwd=tmp_path, script="suspect: Ann, clues: [Baker, P2, T3, O4], smiles: 1\nquit\n")
+    assert out.returncode == 0 and "recorded move 1" in out.stdout, no_crash(out)
+    assert parse_text(log.read_text())["house"] == ["../h/x.yaml"]     # relative to the log, not to the shell
+    checked = subprocess.run([*cli_command(), "check", str(log), "--allow-path", str(tmp_path / "h")],
+                             capture_output=True, text=True, env=env(), timeout=TIMEOUT)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
