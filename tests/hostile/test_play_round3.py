@@ -513,7 +513,7 @@ def test_ctrl_c_during_a_save_ends_it_says_so_and_exits_130(tmp_path):
     s.read_until(r"move 2 \(Ben\)> ")
     s.type("pass: Ben\r")
     wait_for(lambda: list(tmp_path.glob(".game.yaml.*.tmp")), "the save never started")
-    os.write(s.master, b"\x03")                                       # Ctrl-C during the save
+    s.type("\x03", at_prompt=False)                                   # Ctrl-C during the save
     out = s.read_until(r"\(interrupted: .*\)", timeout=TIMEOUT)
     assert s.close() == 130
     assert "recorded move 2: {pass: Ben}" in out and out.count("(interrupted") == 1
