@@ -4,11 +4,20 @@ The recorder shows whose turn it is and the moves that are legal, reads a
 move in the log's own syntax (``{MOVE: PLAYER, PARAM: VALUE}``, braces
 optional; names are completed with Tab on a terminal), checks it at once
 against the whole log so far, and appends it to the log file only when it
-breaks no rule.  The log keeps its author's formatting: a move is one new
-line after the last move, never a re-dump of the YAML.  Every save writes a
-temporary file in the same folder, flushes it to disk and renames it over
-the log (:mod:`checker.files`), with Ctrl-C held off meanwhile: a crash or
-an interrupt never loses or corrupts a recorded move.
+breaks no rule.  The log keeps its author's formatting (:mod:`checker.logedit`:
+one new item after the last move, every other line as it was); its line
+ends (CRLF) and byte-order mark are kept.
+
+The log is a shared file, edited safely (:mod:`checker.files`): one session
+at a time holds it (an advisory lock that says who holds it); before each
+save the file on disk is compared with what was loaded (text added at its
+end meanwhile is kept and the move checked again; any other change stops
+the session, nothing written over it); each save writes a temporary file,
+flushes it to disk and renames it over the log (the file a link points to),
+with Ctrl-C and the ending signals held off until the move is saved and said
+so.  A read-only log, or one with other names (hard links), is refused at
+start; a write that fails ends the session with a diagnostic (exit status
+2) and the move not recorded printed as the line to add.
 
 It works for any rule file: what it knows of the game (the moves, their
 parameters, the names) comes from the rules the log names.
@@ -17,25 +26,34 @@ parameters, the names) comes from the rules the log names.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import re
 import signal
+import stat
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, TextIO
 
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.paths import ALLOWED, bare_name
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
-from .files import stale_temporaries, write_atomically
+from .files import FileLock, LockHeld, real_path, remove_stale_temporaries, signals_held, write_atomically
 from .log import parse_log_text
+from .logedit import LayoutError, append_at, append_move, new_log, remove_last, remove_last_move
 from .nextmoves import next_lines, what_next
 from .replay import replay
 from .textout import fit, terminal_width
-from .writer import scalar
 
-__all__ = ["run_play", "Recorder", "append_move", "remove_last_move", "new_log"]
+__all__ = ["run_play", "Recorder", "append_move", "remove_last_move", "new_log", "LayoutError", "EXIT_INTERRUPTED"]
+
+#: The exit status of a session ended by Ctrl-C (128 + SIGINT, as a shell gives).
+EXIT_INTERRUPTED = 130
+
+#: The code of a log that play cannot edit safely (held, read-only, changed meanwhile...).
+UNSAFE = "RL180"
 
 HELP = """commands:
   a move, in the log's syntax:  MOVE: PLAYER   or   {MOVE: PLAYER, PARAM: VALUE}
@@ -47,120 +65,97 @@ HELP = """commands:
   quit             leave (every move recorded is already saved; Ctrl-D too)"""
 
 
-# -- the log's text ------------------------------------------------------------------------
-
-
-def new_log(rules: str, players: list[str], first: str | None = None, variant: str | None = None,
-            house: list[str] | None = None) -> str:
-    """The header of a new log, with an empty list of moves."""
-    lines = [f"rules: {scalar(rules)}"]
-    if variant:
-        lines.append(f"variant: {scalar(variant)}")
-    if house:
-        lines.append("house: [" + ", ".join(scalar(h) for h in house) + "]")
-    lines.append("players: [" + ", ".join(scalar(p) for p in players) + "]")
-    if first:
-        lines.append(f"first: {scalar(first)}")
-    lines.append("moves: []")
-    return "\n".join(lines) + "\n"
-
-
-def _moves_block(text: str) -> tuple[list[str], int | None, int, list[int]]:
-    """(lines, index of the ``moves:`` line, index just past its block, item start indexes)."""
-    doc = parse_text(text, "<log>")
-    lines = text.split("\n")
-    if not isinstance(doc, LMap) or "moves" not in doc:
-        return lines, None, len(lines), []
-    key = doc.key_position("moves")
-    start = key.line - 1 if key else None
-    after = [doc.key_position(k).line - 1 for k in doc if doc.key_position(k) and start is not None
-             and doc.key_position(k).line - 1 > start]
-    end = min(after) if after else len(lines)
-    seq = doc["moves"]
-    items = [seq.pos_of(i).line - 1 for i in range(len(seq))] if isinstance(seq, list) and seq else []
-    return lines, start, end, items
-
-
-def _last_content(lines: list[str], lo: int, hi: int) -> int:
-    """The last line in [lo, hi) that is neither blank nor only a comment (lo when none)."""
-    for n in range(hi - 1, lo - 1, -1):
-        stripped = lines[n].strip()
-        if stripped and not stripped.startswith("#"):
-            return n
-    return lo
-
-
-def append_move(text: str, move: str) -> tuple[str, int]:
-    """The log with one more move line after the last move; (new text, its 1-based line)."""
-    if not text.endswith("\n"):
-        text += "\n"
-    lines, start, end, items = _moves_block(text)
-    if lines and lines[-1] == "":
-        lines = lines[:-1]
-        end = min(end, len(lines))
-    if start is None:  # no moves: key: one before end:, if there is one
-        at = next((n for n, line in enumerate(lines) if re.match(r"^end\s*:", line)), len(lines))
-        lines[at:at] = ["moves:", f"  - {move}"]
-        return "\n".join(lines) + "\n", at + 2
-    if items:
-        indent = re.match(r"^(\s*)-", lines[items[-1]])
-        prefix = indent.group(1) if indent else "  "
-        at = _last_content(lines, items[-1], end) + 1
-    else:
-        lines[start] = re.sub(r"^(moves\s*:)\s*\[\s*\]", r"\1", lines[start])
-        prefix = "  "
-        at = start + 1
-    lines.insert(at, f"{prefix}- {move}")
-    return "\n".join(lines) + "\n", at + 1
-
-
-def remove_last_move(text: str) -> str | None:
-    """The log without its last move (None when it has none)."""
-    lines, start, end, items = _moves_block(text)
-    if start is None or not items:
-        return None
-    last = _last_content(lines, items[-1], end)
-    del lines[items[-1]:last + 1]
-    if len(items) == 1:
-        lines[start] = re.sub(r"^(moves\s*:)\s*$", r"\1 []", lines[start].rstrip())
-    return "\n".join(lines)
-
-
 # -- the session -------------------------------------------------------------------------------
 
+_BOM = b"\xef\xbb\xbf"
 
-@contextmanager
-def _no_interrupt() -> Iterator[None]:
-    """Ctrl-C held off while a save is under way (delivered after it)."""
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not the main thread / no signals
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+class _Unsaved(Exception):
+    """A save that did not happen: the session ends (exit status 2), nothing written over the log."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _unsafe(path: Path, st: os.stat_result) -> tuple[str, str] | None:
+    """Why a log is not play's to rewrite, with a hint (None when it is)."""
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path} is not a regular file", "play records in a plain file"
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        return (f"{path} is read-only (mode {stat.S_IMODE(st.st_mode):04o}): play does not rewrite it",
+                f"make it writable (chmod u+w {path}) to record in it; 'ruleslawyer show {path}' follows a "
+                "game without writing")
+    if st.st_nlink > 1:
+        return (f"{path} has {st.st_nlink} names (hard links): a save writes a new file and renames it over "
+                "the log, which would leave the other names with the old text",
+                f"record in a copy (cp {path} NEW.yaml), or remove the other names first")
+    return None
+
+
+def _write_problem(path: Path, exc: OSError) -> Diagnostic:
+    """A write that failed, as a diagnostic (RL001, as for every file ruleslawyer cannot use)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    hints = {errno.ENOENT: f"the folder {folder} does not exist", errno.ENOTDIR: f"{folder} is not a folder",
+             errno.EACCES: f"the folder {folder} is not writable: each save writes a new file beside the log",
+             errno.EPERM: f"the folder {folder} is not writable: each save writes a new file beside the log",
+             errno.EROFS: f"{folder} is on a read-only file system",
+             errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+             errno.EFBIG: "the file would be larger than this process may write"}
+    return Diagnostic("RL001", f"cannot write {path}: {exc.strerror or exc}", Position(str(path)),
+                      hint=hints.get(exc.errno or 0))
 
 
 class Recorder:
-    """One log file, its rules and its replay, kept up to date with every move."""
+    """One log file, its rules and its replay, kept up to date with every move.  The text is
+    held with plain line ends; the file's own (CRLF) and its byte-order mark are put back on save."""
 
     def __init__(self, path: Path, house: tuple[str, ...] = (), out: TextIO | None = None):
         self.path = path
+        self.real = real_path(path)
         self.house = house
         self.out = out
         self.text = ""
+        self.loaded = b""
+        self.bom = False
+        self.crlf = False
+        self.pending: tuple[str, str] | None = None  # ("move", text) being recorded, ("undo", text) being removed
         self.load()
 
     def say(self, text: str = "") -> None:
         print(fit(text, terminal_width()), file=self.out or sys.stdout, flush=True)
 
-    def load(self) -> None:
-        read_yaml(str(self.path))  # a file the checker reads (regular, bounded, UTF-8), or its diagnostic
-        self.text = self.path.read_text(encoding="utf-8-sig")
-        self.log, self.rules = parse_log_text(self.text, str(self.path), house=self.house)
-        self.rep = replay(self.log, self.rules)
+    def load(self, data: bytes | None = None) -> None:
+        """Read the log (or take ``data``, its bytes read back before a save) and replay it."""
+        if data is None:
+            read_yaml(str(self.path))  # a file the checker reads (regular, bounded, UTF-8), or its diagnostic
+            try:
+                data = self.real.read_bytes()
+            except OSError as exc:
+                raise DiagnosticError([Diagnostic("RL001", f"cannot read {self.path}: {exc.strerror or exc}",
+                                                  Position(str(self.path)))]) from None
+        bom = data.startswith(_BOM)
+        try:
+            text = data[len(_BOM) if bom else 0:].decode("utf-8")
+        except UnicodeDecodeError:
+            raise DiagnosticError([Diagnostic("RL002", "bytes that are not UTF-8", Position(str(self.path)))]) from None
+        crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+        if crlf:
+            text = text.replace("\r\n", "\n")
+        if re.search("\r(?!\n)", text):
+            line = text.count("\n", 0, re.search("\r(?!\n)", text).start()) + 1
+            raise DiagnosticError([Diagnostic(
+                UNSAFE, f"{self.path} has a line that ends with a lone CR: play edits lines and does not know where "
+                "this one ends", Position(str(self.path), line, 1), hint="end its lines with LF or CRLF")])
+        log, rules = parse_log_text(text, str(self.path), house=self.house)
+        self.log, self.rules = log, rules
+        self.rep = replay(log, rules)
+        self.text, self.loaded, self.bom, self.crlf = text, data, bom, crlf
+
+    def encode(self, text: str) -> bytes:
+        """The file's bytes for ``text``: its line ends and byte-order mark as they were."""
+        body = (text.replace("\n", "\r\n") if self.crlf else text).encode("utf-8")
+        return (_BOM if self.bom else b"") + body
 
     @property
     def number(self) -> int:
@@ -183,6 +178,58 @@ class Recorder:
         state = self.rep.state
         return f"move {self.number} ({'over' if state.ended else state.turn})> "
 
+    # -- saving ----------------------------------------------------------------------------
+    def refused(self, message: str, hint: str | None = None) -> _Unsaved:
+        return _Unsaved(Diagnostic(UNSAFE, message, Position(str(self.path)), hint=hint))
+
+    def on_disk(self) -> bytes | None:
+        """The log's bytes now when text was added at its end since it was loaded (None when
+        it is as loaded); raise :class:`_Unsaved` when it changed otherwise or may not be written."""
+        try:
+            st = os.stat(self.real)
+            data = self.real.read_bytes()
+        except FileNotFoundError:
+            raise self.refused(f"{self.path} was removed or renamed since play loaded it: play does not "
+                               "write it again") from None
+        except OSError as exc:
+            raise _Unsaved(Diagnostic("RL001", f"cannot read {self.path} back before the save: "
+                                      f"{exc.strerror or exc}", Position(str(self.path)))) from None
+        problem = _unsafe(self.path, st)
+        if problem:
+            raise self.refused(*problem)
+        if data == self.loaded:
+            return None
+        if data.startswith(self.loaded):
+            return data
+        raise self.refused(f"{self.path} was changed on disk since play loaded it (not only added to at its end): "
+                           "play does not write over it", "look at the change, then run play again")
+
+    def commit(self, text: str, log: Any, rules: Any, said: str) -> bool:
+        """Write ``text`` over the log and say ``said`` once it is saved, with Ctrl-C and the
+        ending signals held off meanwhile.  False, nothing written, when text was added to the
+        file meanwhile: it is loaded (kept) and the caller tries again on it."""
+        data = self.encode(text)
+        with signals_held():
+            fresh = self.on_disk()
+            if fresh is not None:
+                try:
+                    self.load(fresh)
+                except DiagnosticError as exc:
+                    raise self.refused(f"{self.path} was added to on disk since play loaded it, and no longer reads "
+                                       f"({exc.diagnostics[0].format_text()}): play does not write over it",
+                                       f"'ruleslawyer check {self.path}' says what is wrong") from None
+                self.say(f"({self.path} was added to on disk meanwhile: kept, and read again)")
+                return False
+            try:
+                write_atomically(self.real, data)
+            except OSError as exc:
+                raise _Unsaved(_write_problem(self.path, exc)) from None
+            self.text, self.loaded, self.log, self.rules = text, data, log, rules
+            self.pending = None
+            self.say(said)
+        self.rep = replay(log, rules)
+        return True
+
     # -- a move --------------------------------------------------------------------------
     def normalise(self, line: str) -> str:
         text = line.strip()
@@ -195,51 +242,93 @@ class Recorder:
     def try_move(self, line: str) -> bool:
         """Check a move against the log so far; record it when it breaks no rule."""
         move = self.normalise(line)
+        self.pending = ("move", move)
         try:
             parsed = parse_text(move, "<move>")
         except DiagnosticError as exc:
             self.say("not a move: " + "; ".join(d.message for d in exc.diagnostics))
+            self.pending = None
             return False
         kinds = {k.lower() for k in self.rules.moves}
         if not isinstance(parsed, LMap) or not any(str(k).lower() in kinds for k in parsed):
             self.say(f"not a move: a move is one of {', '.join(self.rules.moves)}, written as in the log, "
                      f"e.g. {self.example()} ('help' for the commands)")
+            self.pending = None
             return False
-        candidate, line_no = append_move(self.text, move)
+        for _ in range(5):  # the file added to meanwhile: checked again on it
+            checked = self.check_move(move)
+            if checked is None:
+                self.pending = None
+                return False
+            candidate, log, rules = checked
+            if self.commit(candidate, log, rules, f"recorded move {len(log.moves)}: {move}"):
+                return True
+        raise self.refused(f"{self.path} keeps changing on disk: play does not write over it")
+
+    def check_move(self, move: str) -> tuple[str, Any, Any] | None:
+        """(the log with the move, its log and rules) when it breaks no rule; None, said why, otherwise."""
+        try:
+            candidate, at = append_at(self.text, move)
+        except LayoutError as exc:
+            self.say(f"not recorded: play cannot add a move to {self.path} as it is written ({exc}); "
+                     f"add it by hand: - {move}")
+            return None
+        span = (at, at + len(move))
+
+        starts = [0, *(m.end() for m in re.finditer("\n", candidate))]
+
+        def mine(d: Diagnostic) -> bool:  # about the new move: its position within the move's text
+            if d.position is None or not 0 < d.position.line <= len(starts):
+                return False
+            return span[0] <= starts[d.position.line - 1] + max(d.position.column - 1, 0) < span[1]
+
+        line_no = candidate.count("\n", 0, at) + 1
         try:
             log, rules = parse_log_text(candidate, str(self.path), house=self.house)
         except DiagnosticError as exc:
-            mine = [d for d in exc.diagnostics if d.position is None or d.position.line == line_no] or list(exc.diagnostics)
             self.say("not recorded:")
-            for d in mine:
+            for d in [d for d in exc.diagnostics if mine(d)] or list(exc.diagnostics):
                 self.say(_here(d, line_no))
-            return False
+            return None
         report = check_parsed(log, rules)
         number_moves(report.diagnostics, log)
-        mine = [d for d in report.errors if d.position is not None and d.position.line == line_no]
-        if mine:
+        broken = [d for d in report.errors if mine(d)]
+        if broken:
             self.say("not recorded, the move breaks a rule:")
-            for d in mine:
+            for d in broken:
                 self.say(_here(d, line_no))
-            return False
-        self.save(candidate)
-        self.say(f"recorded move {len(self.log.moves)}: {move}")
-        return True
-
-    def save(self, text: str) -> None:
-        with _no_interrupt():
-            write_atomically(self.path, text)
-        self.load()
+            return None
+        return candidate, log, rules
 
     def undo(self) -> None:
-        before = remove_last_move(self.text)
-        if before is None:
-            self.say("there is no move to undo")
-            return
-        last = self.log.moves[-1].position.line if self.log.moves else 0
-        removed = self.text.split("\n")[last - 1].strip() if last else ""
-        self.save(before if before.endswith("\n") else before + "\n")
-        self.say(f"removed: {removed}")
+        for _ in range(5):
+            try:
+                done = remove_last(self.text)
+            except LayoutError as exc:
+                self.say(f"cannot undo: play cannot remove the last move of {self.path} as it is written ({exc}); "
+                         "remove it by hand")
+                return
+            if done is None:
+                self.say("there is no move to undo")
+                return
+            before, removed = done
+            before = before if before.endswith("\n") else before + "\n"
+            try:
+                log, rules = parse_log_text(before, str(self.path), house=self.house)
+            except DiagnosticError as exc:
+                self.say("cannot undo: the log would not read without its last move: "
+                         + "; ".join(d.message for d in exc.diagnostics))
+                return
+            moves = list(self.log.moves)
+            self.pending = ("undo", removed)
+            if self.commit(before, log, rules, f"removed: {removed}"):
+                return
+            if list(self.log.moves) != moves:  # moves added meanwhile: the last is no longer the one seen
+                self.pending = None
+                self.say(f"nothing undone: the log now has {len(self.log.moves)} moves; 'undo' again removes "
+                         "the last of them")
+                return
+        raise self.refused(f"{self.path} keeps changing on disk: play does not write over it")
 
     def example(self) -> str:
         moves = what_next(self.rep.machine, self.rep.state, self.number)["moves"]
@@ -331,57 +420,162 @@ def _setup_readline(recorder: Recorder) -> None:
 # -- the command -------------------------------------------------------------------------------
 
 
+class _Ended(Exception):
+    """A signal that ends the session (TERM, HUP): raised where the session is, as Ctrl-C is."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _end(signum: int, _frame: object) -> None:
+    raise _Ended(signum)
+
+
 def run_play(args: argparse.Namespace) -> int:
     path = Path(args.log)
-    for stale in stale_temporaries(path):  # a save killed before its rename: the log itself is whole
+    made: list[Recorder] = []
+    old = {}
+    for name in ("SIGTERM", "SIGHUP"):  # ended as by Ctrl-C: the save finished, the lock let go, one line
+        signum = getattr(signal, name, None)
         try:
-            stale.unlink()
-        except OSError:
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                old[signum] = signal.signal(signum, _end)
+        except ValueError:  # pragma: no cover - not the main thread: the signals keep their ways
             pass
-    if not path.exists():
-        if not args.rules or not args.players:
-            raise DiagnosticError([Diagnostic("RL010", f"{path} does not exist: a new log needs --rules and --players",
-                                              Position(str(path)),
-                                              hint="e.g. ruleslawyer play game.yaml --rules NAME --players Ann Ben Cat")])
-        write_atomically(path, new_log(args.rules, list(args.players), args.first, args.variant, list(args.house)))
-        created = True
-    else:
-        if args.rules or args.players or args.first or args.variant:
-            print(f"ruleslawyer: {path} exists: its own header is used (--rules, --players, --first and "
-                  "--variant are for a new log)", file=sys.stderr)
-        created = False
     try:
-        recorder = Recorder(path, tuple(args.house) if not created else ())
-    except DiagnosticError as exc:
-        if not created:
-            raise
-        path.unlink()  # a header these rules cannot use: leave nothing behind
-        raise DiagnosticError([*exc.diagnostics, Diagnostic(
-            "RL010", f"{path} was not created: these rules need more in a log's header than --rules and --players",
-            Position(str(path)), hint="write the header by hand (see the examples of the game), then run play on it")]) from None
+        return _play(args, path, made)
+    except KeyboardInterrupt:  # one line, and what became of the move under way
+        print("\n" + _interrupted(made[0] if made else None, path, "interrupted"), flush=True)
+        return EXIT_INTERRUPTED
+    except _Ended as exc:
+        print("\n" + _interrupted(made[0] if made else None, path, f"ended by {signal.Signals(exc.signum).name}"),
+              flush=True)
+        return 128 + exc.signum
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
+
+
+def _interrupted(recorder: Recorder | None, path: Path, how: str) -> str:
+    if recorder is None:
+        return f"({how}: nothing recorded)"
+    saved = f"the {len(recorder.log.moves)} moves in {path} are saved"
+    if recorder.pending and recorder.pending[0] == "move":
+        return f"({how}: {recorder.pending[1]} not recorded; {saved})"
+    if recorder.pending:
+        return f"({how}: nothing undone; {saved})"
+    return f"({how}: {saved})"
+
+
+def _overlays(refs: list[str] | tuple[str, ...], base: Path) -> list[str]:
+    """House overlays as names, or as the files they are (relative to ``base``)."""
+    return [r if bare_name(r) else os.path.realpath(base / r) for r in refs]
+
+
+def _play(args: argparse.Namespace, path: Path, made: list[Recorder]) -> int:
+    if not path.exists() and (not args.rules or not args.players):
+        raise DiagnosticError([Diagnostic("RL010", f"{path} does not exist: a new log needs --rules and --players",
+                                          Position(str(path)),
+                                          hint="e.g. ruleslawyer play game.yaml --rules NAME --players Ann Ben Cat")])
+    lock = FileLock(path)
+    try:
+        lock.acquire()
+    except LockHeld as exc:
+        raise DiagnosticError([Diagnostic(
+            UNSAFE, f"{path} is held by another play session ({exc.holder.describe()}): one session at a time "
+            "records in a log", Position(str(path)),
+            hint=f"quit the other session first; 'ruleslawyer show {path}' follows the game without writing")]) from None
+    except OSError as exc:
+        raise DiagnosticError([_write_problem(path, exc)]) from None
+    folders = tuple(str(Path(os.path.abspath(h)).parent) for h in args.house if not bare_name(h))
+    token = ALLOWED.set((*ALLOWED.get(), *folders))  # overlays the command line names: the user's to read
+    try:
+        remove_stale_temporaries(path)  # a save killed before its rename: the log itself is whole
+        return _session(args, path, made)
+    finally:
+        ALLOWED.reset(token)
+        lock.release()
+
+
+def _open(args: argparse.Namespace, path: Path) -> tuple[Recorder, bool]:
+    """The recorder of an existing log, or of a new one made from the command line."""
+    if not path.exists():
+        base = Path(os.path.abspath(path)).parent
+        house = [h if bare_name(h) else os.path.relpath(os.path.abspath(h), base) for h in args.house]
+        try:
+            write_atomically(path, new_log(args.rules, list(args.players), args.first, args.variant, house))
+        except OSError as exc:
+            raise DiagnosticError([_write_problem(path, exc)]) from None
+        try:
+            return Recorder(path), True
+        except DiagnosticError as exc:
+            real_path(path).unlink()  # a header these rules cannot use: leave nothing behind
+            raise DiagnosticError([*exc.diagnostics, Diagnostic(
+                "RL010", f"{path} was not created: these rules need more in a log's header than --rules and "
+                "--players", Position(str(path)),
+                hint="write the header by hand (see the examples of the game), then run play on it")]) from None
+    if args.rules or args.players or args.first or args.variant:
+        print(f"ruleslawyer: {path} exists: its own header is used (--rules, --players, --first and "
+              "--variant are for a new log)", file=sys.stderr)
+    try:
+        problem = _unsafe(path, os.stat(real_path(path)))
+    except OSError:
+        problem = None  # read_yaml says what is wrong
+    if problem:
+        raise DiagnosticError([Diagnostic(UNSAFE, problem[0], Position(str(path)), hint=problem[1])])
+    recorder = Recorder(path)
+    if args.house:
+        named = list(recorder.log.header.house)
+        if _overlays(named, path.parent) != _overlays(args.house, Path(".")):
+            shown = ", ".join(named) if named else "none"
+            raise DiagnosticError([Diagnostic(
+                UNSAFE, f"--house {' '.join(args.house)} is not what {path} is played with: its header names "
+                f"house: [{shown}], and a log is checked with the overlays its header names", Position(str(path)),
+                hint="leave --house out (the header's overlays are used), or edit the header's house: first")])
+    return recorder, False
+
+
+def _session(args: argparse.Namespace, path: Path, made: list[Recorder]) -> int:
+    recorder, created = _open(args, path)
+    made.append(recorder)
     interactive = sys.stdin.isatty()
     if interactive:
         _setup_readline(recorder)
     recorder.say(f"{'new log' if created else 'log'} {path}: {recorder.rules.canonical_name}, "
                  f"{len(recorder.log.moves)} moves so far ('help' for the commands)")
     recorder.say(recorder.status())
+    try:
+        _loop(recorder, interactive)
+    except _Unsaved as exc:
+        print(fit(exc.diagnostic.format_text()), flush=True)
+        kind, text = recorder.pending or ("", "")
+        if kind == "move":
+            print(f"{text} is not recorded; to record it by hand, add this line to the moves of {path}:")
+            print(f"  - {text}", flush=True)
+        elif kind == "undo":
+            print(f"nothing undone: the last move is still in {path}")
+        print(f"the {len(recorder.log.moves)} moves recorded before are in {path} as they were", flush=True)
+        return 2
+    recorder.say(f"{len(recorder.log.moves)} moves in {path}")
+    return 0
+
+
+def _loop(recorder: Recorder, interactive: bool) -> None:
     while True:
         try:
             line = input(recorder.prompt()) if interactive else _read(recorder.prompt())
         except EOFError:
             recorder.say()
-            break
-        except KeyboardInterrupt:
-            recorder.say("\n(interrupted: every move recorded is saved)")
-            break
+            return
         if line is None:
-            break
+            return
         command, _, rest = line.strip().partition(" ")
         word = command.lower()
         if not line.strip():
             continue
         if word in ("quit", "exit", "q"):
-            break
+            return
         if word in ("help", "?"):
             recorder.say(HELP)
         elif word in ("moves", "legal"):
@@ -396,8 +590,6 @@ def run_play(args: argparse.Namespace) -> int:
         else:
             if recorder.try_move(line):
                 recorder.say(recorder.status())
-    recorder.say(f"{len(recorder.log.moves)} moves in {path}")
-    return 0
 
 
 def _read(prompt: str) -> str | None:

@@ -108,6 +108,13 @@ _CODES.append(CodeInfo(
     "'ruleslawyer[cluster]') or no scheduler answers at the address given.",
     "ruleslawyer simulate RULES --games 10 --executor dask --scheduler tcp://127.0.0.1:1"))
 _CODES.append(CodeInfo(
+    "RL180", "recording", "'play' cannot record in this log safely, and writes nothing: another play session "
+    "holds it (the message names its process, host and start), it is read-only or has other names (hard "
+    "links: a save renames a new file over the log), it was changed on disk since it was loaded otherwise "
+    "than by adding text at its end (an addition is kept), a line ends with a lone CR, or --house names "
+    "overlays its header does not.  The move being recorded is printed as the line to add by hand.",
+    "ruleslawyer play game.yaml   # while another 'ruleslawyer play game.yaml' runs"))
+_CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
 

@@ -2,7 +2,10 @@
 
 A move is checked before it is recorded, appended as one line (the log's
 own formatting kept), undone, completed with Tab; a kill in the middle of
-a save leaves the log whole; Ctrl-C loses nothing.
+a save leaves the log whole; Ctrl-C loses nothing (and ends the session
+with exit status 130).  The hostile cases of play (locks, edits made
+meanwhile, links, write errors, every YAML style, signals) are in
+tests/hostile/test_play_round3.py.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from ..conftest import ROOT
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker", "play"]
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+# A hang guard, never a measure (a quiet run of a session takes a second or two; a loaded
+# machine has been seen to take thirty).
+TIMEOUT = 300.0
 
 
 # -- the log's text -------------------------------------------------------------------------
@@ -78,7 +84,7 @@ class Session:
         os.close(slave)
         self.screen = ""
 
-    def read_until(self, pattern: str, timeout: float = 60.0) -> str:
+    def read_until(self, pattern: str, timeout: float = TIMEOUT) -> str:
         deadline = time.monotonic() + timeout
         start = len(self.screen)
         while not re.search(pattern, self.screen[start:]):
@@ -98,15 +104,32 @@ class Session:
                 self.screen += chunk.decode("utf-8", "replace").replace("\r", "")
         return self.screen[start:]
 
-    def type(self, text: str) -> None:
-        # readline sets the terminal up after it prints the prompt, and what is typed in
-        # between may be dropped: a person is never that fast, a script waits a little.
-        time.sleep(0.25)
+    def type(self, text: str, at_prompt: bool = True) -> None:
+        # readline sets the terminal up (out of canonical mode) after it prints the prompt, and
+        # what is typed in between may be dropped: at a prompt, wait for the terminal's mode
+        # to say that readline waits for keys (then a little more, as a person is never that fast).
+        if at_prompt:
+            deadline = time.monotonic() + TIMEOUT
+            while termios.tcgetattr(self.master)[3] & termios.ICANON:
+                assert self.proc.poll() is None and time.monotonic() < deadline, self.screen[-2000:]
+                time.sleep(0.02)
+        time.sleep(0.1)
         os.write(self.master, text.encode())
+
+    def interrupt_at_prompt(self) -> int:
+        """Ctrl-C at the prompt until the session ends (a SIGINT that comes as readline starts
+        to wait for a key can be missed by input(): seen once on a loaded machine); its status."""
+        for _ in range(60):
+            self.type("\x03")
+            try:
+                return self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                continue
+        return self.close()
 
     def close(self) -> int:
         try:
-            return self.proc.wait(timeout=300)  # against a hang only: a loaded machine is slow
+            return self.proc.wait(timeout=TIMEOUT)
         finally:
             os.close(self.master)
 
@@ -154,14 +177,16 @@ def test_a_kill_in_the_middle_of_a_save_loses_nothing_recorded(tmp_path):
     s.type("quit\r")
     assert s.close() == 0
     saved = log.read_text()
-    s = Session([str(log)], tmp_path, env={"RULESLAWYER_SAVE_PAUSE": "30"})
+    # The save waits (at most 60 s) between its temporary file and the rename: the temporary
+    # file appearing is the signal that the save is under way, the kill comes well within it.
+    s = Session([str(log)], tmp_path, env={"RULESLAWYER_SAVE_PAUSE": "60"})
     s.read_until(r"move 2 \(Ben\)> ")
     s.type("pass: Ben\r")
-    deadline = time.monotonic() + 300                                # against a hang only
+    deadline = time.monotonic() + TIMEOUT
     while not list(tmp_path.glob(".game.yaml.*.tmp")):              # the save is under way
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, s.screen[-2000:]
         time.sleep(0.05)
-    s.type("\x03")                                                    # Ctrl-C during the save: held off
+    s.type("\x03", at_prompt=False)                                   # Ctrl-C during the save: held off
     time.sleep(0.3)
     assert s.proc.poll() is None
     os.killpg(s.proc.pid, signal.SIGKILL)                              # then a crash
@@ -173,16 +198,14 @@ def test_a_kill_in_the_middle_of_a_save_loses_nothing_recorded(tmp_path):
     assert not list(tmp_path.glob(".game.yaml.*.tmp"))
     s.type("pass: Ben\r")
     s.read_until(r"move 3 \(Cat\)> ")
-    # A SIGINT that comes as readline starts to wait for a key can be missed by input() (seen once
-    # on a loaded machine: the session waited on): a key typed once the prompt has settled, as a player's is
-    time.sleep(0.5)
-    s.type("\x03")                                                    # Ctrl-C at the prompt: leaves, nothing lost
-    assert s.close() == 0
+    assert s.interrupt_at_prompt() == 130                             # Ctrl-C at the prompt: leaves, nothing lost
+    s.read_until(r"\(interrupted: the 2 moves in .* are saved\)")  # and one line says so
+    s.close()                                                         # (130: as a shell says of Ctrl-C)
     assert log.read_text().splitlines()[-1] == "  - {pass: Ben}"
 
 
 def test_a_new_log_needs_rules_and_players(tmp_path):
-    out = subprocess.run([*CLI, str(tmp_path / "new.yaml")], capture_output=True, text=True, timeout=60,
+    out = subprocess.run([*CLI, str(tmp_path / "new.yaml")], capture_output=True, text=True, timeout=TIMEOUT,
                          stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "--rules and --players" in out.stdout
     assert not (tmp_path / "new.yaml").exists()
@@ -192,6 +215,6 @@ def test_a_script_on_a_pipe_records_too(tmp_path):
     log = tmp_path / "game.yaml"
     script = "suspect: Ann, clues: [Baker, P2, T3, O4], smiles: 1\nbogus\npass: Ben\n"
     out = subprocess.run([*CLI, str(log), "--rules", "lady-alice", "--players", *PLAYERS], input=script,
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=TIMEOUT)
     assert out.returncode == 0 and "not a move" in out.stdout
     assert log.read_text().count("\n  - {") == 2
