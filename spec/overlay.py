@@ -72,6 +72,12 @@ def _names(ctx: Ctx, node: LMap, key: str, where: str) -> LSeq | None:
         ctx.error("RL102", f"{where}/{key}: must be a list", position_of(node, key),
                   hint=f"write {key}: [...]")
         return None
+    if key == REMOVE:
+        for i, name in enumerate(value):
+            if isinstance(name, (dict, list)):
+                ctx.error("RL102", f"{where}/{key}/{i}: a key or an id to remove, not a list or mapping",
+                          value.pos_of(i))  # type: ignore[attr-defined]
+                return None
     return value  # type: ignore[return-value]
 
 

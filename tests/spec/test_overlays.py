@@ -201,3 +201,11 @@ def test_overlays_apply_in_order(overlay):
 def test_every_bundled_overlay_still_validates():
     for path in sorted((RULES / "house").glob("*.yaml")):
         assert validate_file(str(path)) == [], path.name
+
+
+def test_a_remove_of_a_mapping_or_a_list_is_refused(overlay):
+    for body in ("change:\n  variants:\n    list:\n      $remove: [{a: 1}]\n",
+                 "change:\n  scoring:\n    steps:\n      $remove: [[IX]]\n",
+                 "change:\n  $remove: [[tokens]]\n"):
+        found = errors(overlay(body))
+        assert [(c, line) for c, _f, line, *_ in found] == [("RL102", 7 if "list" in body or "steps" in body else 5)]
