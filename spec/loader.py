@@ -284,12 +284,10 @@ def _changed(doc: LMap, overlays: list[tuple[Path, LMap]], ctx: Ctx) -> LMap:
     changes = [odoc["change"] for _p, odoc in overlays if "change" in odoc]
     for change in changes:
         doc = apply_change(doc, change, ctx)
+    if changes:
+        ctx.diagnostics.extend(schema_diagnostics(doc, "rules.schema.json"))  # the rest of it, in the same round
     if ctx.diagnostics:
         raise DiagnosticError(ctx.diagnostics)
-    if changes:
-        diags = schema_diagnostics(doc, "rules.schema.json")
-        if diags:
-            raise DiagnosticError(diags)
     return doc
 
 
