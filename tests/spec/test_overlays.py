@@ -209,3 +209,9 @@ def test_a_remove_of_a_mapping_or_a_list_is_refused(overlay):
                  "change:\n  $remove: [[tokens]]\n"):
         found = errors(overlay(body))
         assert [(c, line) for c, _f, line, *_ in found] == [("RL102", 7 if "list" in body or "steps" in body else 5)]
+
+
+def test_a_change_that_does_not_apply_and_an_unknown_key_are_reported_in_one_round(overlay):
+    path = overlay("change:\n  variants:\n    list:\n      $remove: [6p]\n"
+                   "  deal:\n    decks:\n      clues:\n        zones:\n          hand: {sise: 2}\n")
+    assert [(c, line) for c, _f, line, *_ in errors(path)] == [("RL143", 7), ("RL101", 12)]
