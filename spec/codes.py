@@ -82,6 +82,12 @@ _CODES = [
     CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
     CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),
+    CodeInfo("RL143", "rules", "A house overlay's change: that cannot be applied to its base: '$remove' of a key "
+             "or an item the base does not have (the hint names the closest), or a '$remove' or '$add' that is "
+             "not a list.  A mapping of change: merges into the base's key by key, any other value replaces the "
+             "base's, '$remove: [KEY, ...]' removes keys of a mapping, and a list is edited with "
+             "'$remove: [ID, ...]' and '$add: [ITEM, ...]'.",
+             "change:\n  variants:\n    list:\n      $remove: [6p]   # the base has 3p, 4p and 5p"),
 ]
 
 _CODES.append(CodeInfo(

@@ -6,8 +6,11 @@ bad expressions (RL120), unknown names (RL121 name, component, attribute,
 zone family or state variable, RL122 parameter, RL123 option, RL124 option
 value, RL125 source, RL126 item or alias, RL127 variant, RL128 phase or
 move), values out of range or contradictory (RL130, RL131) and overlay
-problems (RL140 cycle, RL141 missing base, RL142 overlay for another game).
-The sections themselves are built by :mod:`spec.builder`.
+problems (RL140 cycle, RL141 missing base, RL142 overlay for another game,
+RL143 a ``change:`` that does not apply).  An overlay's ``change:`` is merged
+into the base document before it is built (:mod:`spec.overlay`); its other
+keys then set values, overlay by overlay.  The sections themselves are
+built by :mod:`spec.builder`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .builder import Builder, Ctx, check_references, fold, unknown
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
 from .expr import MAX_STEPS, LimitError
 from .model import Cite, Function, Move, Option, Require, Ruleset, Setting
+from .overlay import apply_change, changed_variants
 from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .source import LMap, position_of, read_yaml
 
@@ -268,22 +272,41 @@ def load_rules(name_or_path: str, variant: str | None = None,
     doc = _load_doc(path, "rules.schema.json", ctx)
     if doc is None:
         raise DiagnosticError(ctx.diagnostics)
+    doc = _changed(doc, overlays, ctx)
     rules = _build(doc, path, variant, overlays, ctx)
     if ctx.diagnostics or rules is None:
         raise DiagnosticError(ctx.diagnostics)
     return rules
 
 
+def _changed(doc: LMap, overlays: list[tuple[Path, LMap]], ctx: Ctx) -> LMap:
+    """The base document with every overlay's ``change:`` merged in, in order, and validated again."""
+    changes = [odoc["change"] for _p, odoc in overlays if "change" in odoc]
+    for change in changes:
+        doc = apply_change(doc, change, ctx)
+    if changes:
+        ctx.diagnostics.extend(schema_diagnostics(doc, "rules.schema.json"))  # the rest of it, in the same round
+    if ctx.diagnostics:
+        raise DiagnosticError(ctx.diagnostics)
+    return doc
+
+
 def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path, LMap]],
            ctx: Ctx) -> Ruleset | None:
     b = Builder(doc, ctx)
     components, items, aliases = b.components()
+    # What an overlay's change: set is labelled by the overlay (its position names its file).
+    by_file = {str(position_of(odoc).path): f"house {odoc['name']}" for _p, odoc in overlays}
+
+    def origin(pos: Position | None, default: str) -> str:
+        return by_file.get(pos.path, default) if pos is not None else default
 
     # Parameters: base, then the variant, then each overlay in order.
     params: dict[str, Setting] = {}
     limits: dict[str, tuple[Any, Any]] = {}
     for name, node in doc["parameters"].items():
-        params[name] = Setting(name, node["value"], position_of(node, "value"), b.cite(node), "base")
+        pos = position_of(node, "value")
+        params[name] = Setting(name, node["value"], pos, b.cite(node), origin(pos, "base"))
         limits[name] = (node.get("min"), node.get("max"))
     variants = doc["variants"]
     vname = variant if variant is not None else variants["default"]
@@ -312,8 +335,9 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         if node["default"] not in node["values"]:
             ctx.error("RL124", f"default {node['default']!r} of option '{name}' is not one of {list(node['values'])}",
                       position_of(node, "default"))
+        pos = position_of(node, "default")
         options[name] = Option(name, tuple(node["values"]), node["default"], node["default"], b.cite(node),  # type: ignore[arg-type]
-                               node.get("ambiguity"), position_of(node, "default"), "base")
+                               node.get("ambiguity"), pos, origin(pos, "base"))
 
     house_names = []
     house_requires: list[tuple[str, Position | None, LMap, LMap]] = []
@@ -345,20 +369,14 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
             for req in mnode["requires"]:
                 house_requires.append((mname, position_of(odoc["moves"], mname), req, odoc))
         for iid, names in (odoc.get("aliases") or {}).items():
-            pos = position_of(odoc["aliases"], iid)
-            target = str(iid) if str(iid) in items else None
-            if target is None:
-                unknown(ctx, "RL126", "item", iid, items, pos)
-                continue
-            table = aliases[items[target].component]
-            for n in names:
-                key = fold(n)
-                if table.get(key, target) != target:
-                    ctx.error("RL126", f"alias '{n}' already names '{table[key]}'", pos)
-                    continue
-                table[key] = target
-                old = items[target]
-                items[target] = replace(old, aliases=old.aliases + (n,))
+            _add_names(ctx, items, aliases, iid, names, position_of(odoc["aliases"], iid), "alias")
+        for iid, printed in (odoc.get("names") or {}).items():
+            pos = position_of(odoc["names"], iid)
+            if _add_names(ctx, items, aliases, iid, [printed], pos, "name") and items[str(iid)].name != printed:
+                old = items[str(iid)]
+                # The name printed before stays an alias: logs written with it still read.
+                items[str(iid)] = replace(old, name=printed, aliases=tuple(
+                    a for a in old.aliases if a != printed) + (old.name,))
 
     _check_shapes(params, doc["parameters"], limits, ctx)
     _check_ranges(params, limits, ctx)
@@ -391,6 +409,28 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
     if not ctx.diagnostics:
         _check_deal(rules, ctx)
     return rules
+
+
+def _add_names(ctx: Ctx, items: dict[str, Any], aliases: dict[str, dict[str, str]], iid: Any,
+               names: Sequence[str], pos: Position | None, kind: str) -> bool:
+    """Names an overlay gives an item (aliases, or its printed name); False when it has none of them."""
+    target = str(iid) if str(iid) in items else None
+    if target is None:
+        unknown(ctx, "RL126", "item", iid, items, pos)
+        return False
+    table = aliases[items[target].component]
+    ok = True
+    for n in names:
+        key = fold(n)
+        if table.get(key, target) != target:
+            ctx.error("RL126", f"{kind} '{n}' already names '{table[key]}'", pos)
+            ok = False
+            continue
+        table[key] = target
+        if n not in items[target].aliases and n != items[target].name:
+            old = items[target]
+            items[target] = replace(old, aliases=old.aliases + (n,))
+    return ok
 
 
 def _check_calls(b: Builder, functions: dict[str, Function], ctx: Ctx) -> None:
@@ -600,13 +640,15 @@ def validate_file(path: str, also: Callable[[Ruleset], list[Diagnostic]] | None 
         return list(exc.diagnostics)
     sets = [first]
     out: list[Diagnostic] = []
-    if not first.house:
-        doc = read_yaml(find_rule_file(path))  # type: ignore[arg-type]
-        for v in doc["variants"]["list"]:
-            try:
-                sets.append(load_rules(path, variant=v))
-            except DiagnosticError as exc:
-                out.extend(exc.diagnostics)
+    doc = read_yaml(find_rule_file(path))  # type: ignore[arg-type]
+    # A rule file: every variant; an overlay: the variants its change: adds or edits.
+    variants = list(doc["variants"]["list"]) if not first.house else \
+        [v for v in changed_variants(doc) if v != first.variant]
+    for v in variants:
+        try:
+            sets.append(load_rules(path, variant=v))
+        except DiagnosticError as exc:
+            out.extend(exc.diagnostics)
     for rules in sets if also is not None else ():
         out.extend(d for d in also(rules) if d not in out)  # type: ignore[misc]
     return out

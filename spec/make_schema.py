@@ -197,6 +197,17 @@ HOUSE = {
         "parameters": {"type": "object", "additionalProperties": PARAM_VALUE},
         "options": {"type": "object", "additionalProperties": {"type": ["string", "boolean", "integer"]}},
         "aliases": {"type": "object", "additionalProperties": NAMES},
+        "names": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1},
+                  "description": "item id -> the name printed for it (the name printed before stays an alias)."},
+        "change": {
+            "type": "object", "additionalProperties": False,
+            "description": "A part of a rule file, merged into the base before it is built: a mapping merges "
+                           "key by key, any other value (a list too) replaces the base's, '$remove: [KEY, ...]' "
+                           "removes keys of a mapping, and a list is edited with '$remove: [ID, ...]' and "
+                           "'$add: [ITEM, ...]' (an item with the id of one there replaces it). The result is "
+                           "validated as a rule file.",
+            "properties": {**{k: {} for k in RULES["properties"] if k not in ("ruleslawyer", "game")},
+                           "$remove": {"type": "array", "items": {"type": "string"}}}},
         "moves": {"type": "object", "description": "Requirements the house rule adds to moves "
                   "(an id already there replaces that requirement).",
                   "additionalProperties": obj({"requires": {"type": "array", "minItems": 1, "items": obj(
