@@ -315,7 +315,10 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
         variant = str(len(doc["players"]))
     try:
         ref = found(doc["rules"], doc.pos_of("rules"))
-        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ())) + extra
+        own = list(doc.get("house") or ())
+        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(own))
+        named = {str(h) for h in own} | set(house)
+        house += tuple(h for h in extra if h not in named)  # an overlay the log names already applies once
         return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)
