@@ -115,6 +115,9 @@ PA_CASES = [
     # a wrong outcome the moves after it contradict: a wrong guess recorded as right (the card is in
     # Yellow's hand), a charge of treachery over a right answer recorded as a mistake
     ('clean-3p', ('replace', 34, 'correct: false', 'correct: true'), 'PA312', 51, None),
+    # a misspelt name: read as the name meant, the rest of the log checked
+    ('clean-4p', ('replace', 10, 'Restaurant', 'Restaurnt'), 'LG110', 28, "did you mean 'Restaurant'?"),
+    ('clean-4p', ('replace', 10, 'target: Green', 'target: Gren'), 'LG111', 28, "did you mean 'Green'?"),
     ('unforgiving-4p', ('replace', 48, 'mistake: false', 'mistake: true'), 'PA313', 67, None),
 ]
 
@@ -141,6 +144,25 @@ def test_a_wrong_outcome_does_not_end_the_game_the_log_goes_on_with(path, index,
     if winners is not None:
         assert clean.score is not None and clean.score.winners == winners
         assert report.score is not None and report.score.winners == winners
+
+
+def test_a_misspelt_name_does_not_stop_the_check_of_the_rest(monkeypatch):
+    """A typo and, further on, a real mistake: both reported in one round, in the file's order
+    (the typo's move replayed with the name meant)."""
+    monkeypatch.chdir(ROOT)
+    path = LA / "clean-4p.yaml"
+    text = mutate(mutate(path.read_text(), "swap", 11), "replace", 6, "Mary Kingsley", "Mary Kingsly")
+    report = check_text(text, str(path))
+    assert [(d.code, d.position.line) for d in report.diagnostics] == [("LG110", 19), ("LA205", 24)], \
+        report.format_text()
+    assert not report.unusable and report.score is not None and report.score.winners == ("Gordon",)
+
+
+def test_a_name_nothing_comes_close_to_still_makes_the_log_unusable(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = LA / "clean-4p.yaml"
+    report = check_text(mutate(path.read_text(), "replace", 6, "Mary Kingsley", "Zzyzx Qwv"), str(path))
+    assert report.unusable and [d.code for d in report.diagnostics] == ["LG110"]
 
 
 def test_a_wrong_outcome_at_the_end_of_the_log_is_replayed_as_recorded(monkeypatch):
