@@ -29,7 +29,7 @@ def check_log(path: str, strict: bool = False, allow: Iterable[str] | None = Non
     """Check one log file; ``strict`` stops at the first error; ``allow``: see :func:`parse_log`;
     ``house``: overlays besides the log's own."""
     try:
-        log, rules = parse_log(path, allow, tuple(house))
+        log, rules = parse_log(path, allow, tuple(house), recover=True)
     except DiagnosticError as exc:
         return LogReport(str(path), None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)
@@ -39,7 +39,7 @@ def check_text(text: str, path: str = "<log>", strict: bool = False, allow: Iter
                house: tuple[str, ...] = ()) -> LogReport:
     """As :func:`check_log`, for a log given as text."""
     try:
-        log, rules = parse_log_text(text, path, allow, tuple(house))
+        log, rules = parse_log_text(text, path, allow, tuple(house), recover=True)
     except DiagnosticError as exc:
         return LogReport(path, None, list(exc.diagnostics), unusable=True)
     return check_parsed(log, rules, strict)
@@ -50,7 +50,11 @@ def check_parsed(log: GameLog, rules: Ruleset, strict: bool = False) -> LogRepor
     reporter = Reporter(strict=strict)
     report = LogReport(log.path, rules.canonical_name, reporter.diagnostics, moves=len(log.moves))
     try:
+        for problem in log.problems:  # names read as meant: reported, and the log checked on
+            reporter.handle(problem)
         result = replay(log, rules, reporter)
+        if log.problems:  # in the order of the file
+            report.diagnostics.sort(key=_place)
     except StopReplay:
         report.stopped = True
         number_moves(report.diagnostics, log)
@@ -69,6 +73,10 @@ def check_parsed(log: GameLog, rules: Ruleset, strict: bool = False) -> LogRepor
     if not result.state.ended:
         report.next = what_next(result.machine, result.state, len(log.moves) + 1)
     return report
+
+
+def _place(d: Diagnostic) -> tuple[int, int]:
+    return (d.position.line or 0, d.position.column or 0) if d.position is not None else (0, 0)
 
 
 def move_number(log: GameLog, pos: Position | None) -> int | None:

@@ -69,10 +69,29 @@ def _sub(sub: Any, name: str, summary: str, description: str, examples: Sequence
 FORMAT_HELP = "text (default) or json"
 
 
+class OnceEach(argparse.Action):
+    """A repeatable option taking one value each time (``--house a --house b``), so that it
+    never takes the positional arguments after it; the same value twice is a usage error
+    (an overlay applies once)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given = list(getattr(namespace, self.dest, None) or [])
+        if values in given:
+            parser.error(f"{option_string} {values} is given twice (each overlay applies once)")
+        setattr(namespace, self.dest, [*given, values])
+
+
+def add_house_option(p: argparse.ArgumentParser, help_text: str, flag: str = "--house", dest: str | None = None,
+                     required: bool = False) -> None:
+    """``--house FILE``, once per overlay (see :class:`OnceEach`)."""
+    p.add_argument(flag, action=OnceEach, default=[], metavar="FILE", required=required,
+                   help=f"{help_text}; once per overlay (e.g. {flag} a.yaml {flag} b.yaml)",
+                   **({"dest": dest} if dest else {}))
+
+
 def _house(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                   help=f"house-rule overlays to play {what} with, by name or file, besides the ones the log names "
-                        "(e.g. --house house-a.yaml house-b.yaml)")
+    add_house_option(p, f"a house-rule overlay to play {what} with, by name or file, besides the ones the log names")
 
 
 def _viewpoint(p: argparse.ArgumentParser) -> None:
@@ -126,8 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = _sub(rsub, name, helptext, desc, examples)
         p.add_argument("rules", metavar="NAME_OR_FILE", help="a bundled rule set by name, or a rule file (e.g. {game})")
         p.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p, or 5)")
-        p.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                       help="house-rule overlays, by name or file (e.g. --house house.yaml)")
+        add_house_option(p, "a house-rule overlay, by name or file")
         if name == "show":
             p.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
         elif name == "explain":
@@ -184,8 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "  # yaml-language-server: $schema={game}.log.schema.json"])
     schema.add_argument("rules", metavar="RULES", help="a bundled rule set by name, or a rule file (e.g. {game})")
     schema.add_argument("--variant", help="the variant: its name or a number of players (e.g. 5p)")
-    schema.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                        help="house-rule overlays, by name or file (e.g. --house house.yaml)")
+    add_house_option(schema, "a house-rule overlay, by name or file")
     schema.add_argument("--players", nargs="+", metavar="NAME",
                         help="the players' names, to complete and check them too (e.g. --players Ann Ben Cat Dan)")
 
@@ -225,8 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for a new log: the players in seating order, clockwise (e.g. --players Ann Ben Cat)")
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
-    play.add_argument("--house", nargs="+", action="extend", default=[], metavar="FILE",
-                      help="for a new log: house-rule overlays (e.g. --house house.yaml)")
+    add_house_option(play, "for a new log: a house-rule overlay")
     for p in (solve, show, report, play):
         _allow_path(p)
     for plugin in _plugins():

@@ -56,6 +56,14 @@ class Observations:
         """Whether some deal fits the accepted facts and this one."""
         return self.knowledge.with_fact(fact).consistent()
 
+    def fits_all(self, facts: Iterable[Fact], without: Any = None) -> bool:
+        """Whether some deal fits the accepted facts and all of these together (``without``:
+        leaving out the accepted facts of this source, as :meth:`withdraw` would)."""
+        base = self.knowledge
+        if without is not None and any(f.source == without for f in self.facts):
+            base = initial(self.deal).with_facts([f for f in self.facts if f.source != without])
+        return base.with_facts(list(facts)).consistent()
+
     def add(self, fact: Fact) -> Clash | None:
         """Accept the fact, or refuse it and say which facts it clashes with."""
         after = self.knowledge.with_fact(fact)

@@ -141,30 +141,38 @@ class GameLog:
     moves: list[LoggedMove]
     end: EndRecord | None
     public: tuple[ZoneRecord, ...] = ()   # the cards of zones the set-up shows everyone
+    #: What reading it found but read on past: names taken as the one they most likely meant
+    #: (``check`` reports them with the rest; see :func:`parse_log`'s ``recover``).
+    problems: tuple[Diagnostic, ...] = ()
 
     def __iter__(self) -> Iterator[LoggedMove]:
         return iter(self.moves)
 
 
-def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, ...] = (),
+              recover: bool = False) -> tuple[GameLog, Ruleset]:
     """Read and check a log file; raise :class:`DiagnosticError` if unusable.
+
+    ``recover``: when every problem is a name that matches nothing but comes close to one
+    ("did you mean"), read the names as meant and keep the diagnostics in the log's
+    ``problems`` instead of raising, so that the rest of the log is checked too.
 
     ``allow``: folders besides the log's own where the files it names may be
     (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
     ``house``: overlays to play with besides the ones the log names (``--house``),
     by name or by a file the command line gives.
     """
-    return parse_document(read_yaml(path), str(path), allow, house)
+    return parse_document(read_yaml(path), str(path), allow, house, recover)
 
 
 def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None,
-                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+                   house: tuple[str, ...] = (), recover: bool = False) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path, allow, house)
+    return parse_document(parse_text(text, path), path, allow, house, recover)
 
 
 def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
-                   house: tuple[str, ...] = ()) -> tuple[GameLog, Ruleset]:
+                   house: tuple[str, ...] = (), recover: bool = False) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     _check_shape(doc, path)
     extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
@@ -172,7 +180,7 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
     if folders:  # overlays the command line names: their folders are the user's to read
         allow = [*(ALLOWED.get() if allow is None else allow), *folders]
     rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
-    return _read(doc, path, rules), rules
+    return _read(doc, path, rules, recover), rules
 
 
 def parse_with_rules(doc: Any, path: str, rules: Ruleset) -> GameLog:
@@ -200,15 +208,18 @@ def _check_shape(doc: Any, path: str) -> None:
         raise DiagnosticError(problems)
 
 
-def _read(doc: LMap, path: str, rules: Ruleset) -> GameLog:
+def _read(doc: LMap, path: str, rules: Ruleset, recover: bool = False) -> GameLog:
     """The sections the rule file declares checked, then every name resolved."""
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
         raise DiagnosticError(problems)
-    parser = _Parser(doc, path, rules)
+    parser = _Parser(doc, path, rules, recover)
     log = parser.run()
     if parser.diagnostics:
+        taken = parser.names.taken if parser.names is not None else []
+        if recover and len(taken) == len(parser.diagnostics):
+            return replace(log, problems=tuple(parser.diagnostics))
         raise DiagnosticError(parser.diagnostics)
     return log
 
@@ -315,7 +326,10 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
         variant = str(len(doc["players"]))
     try:
         ref = found(doc["rules"], doc.pos_of("rules"))
-        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(doc.get("house") or ())) + extra
+        own = list(doc.get("house") or ())
+        house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(own))
+        named = {str(h) for h in own} | set(house)
+        house += tuple(h for h in extra if h not in named)  # an overlay the log names already applies once
         return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)
@@ -333,10 +347,11 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
 
 
 class _Parser:
-    def __init__(self, doc: LMap, path: str, rules: Ruleset):
+    def __init__(self, doc: LMap, path: str, rules: Ruleset, recover: bool = False):
         self.doc = doc
         self.path = path
         self.rules = rules
+        self.recover = recover
         self.diagnostics: list[Diagnostic] = []
         self.names: Names | None = None
 
@@ -345,7 +360,7 @@ class _Parser:
 
     def run(self) -> GameLog:
         header = self.header()
-        self.names = Names(self.rules, header.players, self.diagnostics)
+        self.names = Names(self.rules, header.players, self.diagnostics, meant=self.recover)
         first = self.player(self.doc["first"], self.doc.pos_of("first")) if "first" in self.doc else header.players[0]
         header = replace(header, first=first or header.players[0])
         header = replace(header, setup=self.setup(self.doc.get("setup")))

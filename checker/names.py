@@ -41,6 +41,18 @@ class Names:
     rules: Ruleset
     players: Sequence[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Take a name that matches nothing as the one its "did you mean" names (the diagnostic
+    #: is still given): the log can then be checked on, as a compiler reads on past a typo.
+    meant: bool = False
+    #: The diagnostics of names taken as the one meant (the others: a name left unknown).
+    taken: list[Diagnostic] = field(default_factory=list)
+
+    def _unknown(self, diagnostic: Diagnostic, meant: str | None) -> str | None:
+        self.diagnostics.append(diagnostic)
+        if self.meant and meant is not None:
+            self.taken.append(diagnostic)
+            return meant
+        return None
 
     def item(self, component: str, text: Any, pos: Position | None) -> str | None:
         """The item id for a name or alias; None (and a diagnostic) if unknown."""
@@ -51,8 +63,8 @@ class Names:
         table = self.rules.aliases.get(component, {})
         near = did_you_mean(str(text), list(table))
         hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
-        self.diagnostics.append(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint))
-        return None
+        return self._unknown(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint),
+                             table[near] if near else None)
 
     def item_of(self, components: Sequence[str], text: Any, pos: Position | None) -> str | None:
         """As :meth:`item`, the item of the first of several components that has the name."""
@@ -67,8 +79,8 @@ class Names:
         near = did_you_mean(str(text), list(table))
         hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
         nouns = " or ".join(self.rules.noun(c) for c in components)
-        self.diagnostics.append(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint))
-        return None
+        return self._unknown(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint),
+                             table[near] if near else None)
 
     def player(self, text: Any, pos: Position | None) -> str | None:
         """The player as spelled in the header; None (and a diagnostic) if unknown."""
@@ -78,5 +90,4 @@ class Names:
             return found
         near = did_you_mean(str(text), list(self.players))
         hint = f"did you mean '{near}'?" if near else f"the players are: {', '.join(self.players)}"
-        self.diagnostics.append(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint))
-        return None
+        return self._unknown(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint), near)

@@ -83,8 +83,17 @@ class Observed:
         return [f for f in self.seen.facts if isinstance(f.source, tuple) and f.source[0] in ("setup", "private", "end")]
 
     # -- observations -------------------------------------------------------------
-    def check(self, index: int, logged: LoggedMove, facts: list[Fact | Seen]) -> None:
-        """The observations of one move against all before them."""
+    def fits(self, facts: list[Fact | Seen]) -> bool:
+        """Whether the observations of a move fit, all together, every accepted fact (but
+        those of an earlier move they take back)."""
+        back = next((i.withdraws for i in facts if isinstance(i, Seen) and i.withdraws is not None), None)
+        return self.seen.fits_all((i.fact if isinstance(i, Seen) else i for i in facts),
+                                  ("move", back - 1) if back is not None else None)
+
+    def check(self, index: int, logged: LoggedMove, facts: list[Fact | Seen],
+              more: tuple[Related, ...] = ()) -> None:
+        """The observations of one move against all before them (``more``: notes for the
+        error a clash gives)."""
         for item in facts:
             seen = item if isinstance(item, Seen) else None
             fact = seen.fact if seen is not None else item
@@ -100,14 +109,14 @@ class Observed:
             if left_out:
                 names = ", ".join(self.ctx.name(g) for g in left_out)
                 self.ctx.emit("omitted-group", f"it leaves out {names}, but no deal fits {names} holding no "
-                              f"{noun}", pos, self.notes(clash))
+                              f"{noun}", pos, (*self.notes(clash), *more))
                 return
             against = "what was recorded before" if clash.sources else "the deal of the records"
             if rule is not None and fact.text:
                 detail = f"impossible with {against}: {fact.text}"
             else:
                 detail = f"{self.text(logged.play)} is impossible with {against}"
-            self.ctx.emit("observations", detail, pos, self.notes(clash), rule=rule)
+            self.ctx.emit("observations", detail, pos, (*self.notes(clash), *more), rule=rule)
             return
 
     def withdraw(self, index: int) -> None:

@@ -25,8 +25,8 @@ from ..spec.dealmodel import Deal
 from ..spec.diagnostics import Position, Related, Reporter
 from ..spec.expr import evaluations
 from ..spec.facts import Fact
-from ..spec.machine import MALFORMED, Machine, Outcome, Play, State, Violation
-from ..spec.model import Require, Ruleset
+from ..spec.machine import MALFORMED, Machine, Outcome, Play, Seen, State, Violation
+from ..spec.model import Require, Ruleset, decided_by
 from ..spec.scoring import ScoreTable
 from .context import Context
 from .ending import Ending
@@ -237,12 +237,52 @@ class _Replay:
             seen = ctx.machine.observed(before, play, ("move", index))
             facts = tuple(s.fact for s in seen)
             if self.observed is not None:
-                self.observed.check(index, logged, list(seen))
+                amended = self.amended(index, before, play, outcome, seen)
+                more: tuple[Related, ...] = ()
+                if amended is not None:
+                    outcome, note = amended
+                    more = (Related(note),)
+                self.observed.check(index, logged, list(seen), more)
         if self.tokens is not None:
             self.tokens.after(logged, before, play, outcome)
         ctx.blame.update(index, before, outcome.state)
         self.steps.append(Step(index, logged, before, outcome, facts))
         return outcome.state
+
+    def amended(self, index: int, before: State, play: Play, outcome: Outcome,
+                seen: list[Seen]) -> tuple[Outcome, str] | None:
+        """When a move's recorded outcome ends the game or puts a player out, no deal fits
+        it, and the next move is legal only under another outcome: that outcome's state (the
+        moves that follow are the evidence), with a note saying so.  None when the recorded
+        one is possible, or no other outcome lets the log go on.  The observations of the
+        other outcome are not taken as facts: the log does not say them."""
+        ctx, moves = self.ctx, self.ctx.log.moves
+        state = outcome.state
+        if index + 1 >= len(moves) or self.observed is None or \
+                not (state.ended or set(state.out) - set(before.out)):
+            return None  # only an outcome that changes who plays on cascades
+        following = moves[index + 1].play
+        if not ctx.machine.check(state, following) or self.observed.fits(seen):
+            return None  # the log goes on as well after the outcome as recorded, or it is possible
+        move = ctx.rules.moves[play.kind]
+        env = ctx.machine.env(before, play.actor)
+        for p in move.params:
+            recorded = play.args.get(p.name)
+            if decided_by(p) != "outcome" or recorded is None:
+                continue
+            values = [v for v in ctx.machine.param_values(p, env, before) if v != recorded]
+            if p.type == "count":  # the nearest count first: the likeliest slip
+                values.sort(key=lambda v: abs(v - recorded) if isinstance(recorded, int) else 0)
+            for value in values:
+                other = Play(play.kind, play.actor, {**play.args, p.name: value})
+                after = ctx.machine.play(before, other)
+                if after.violations or ctx.machine.check(after.state, following) or \
+                        not self.observed.fits(ctx.machine.observed(before, other, ("move", index))):
+                    continue
+                note = (f"replayed as {p.name} {_shown(value)}, the outcome the moves that follow need "
+                        f"(move {index + 2} is legal after it)")
+                return Outcome(after.state, outcome.violations, after.revealed, after.ended_by), note
+        return None
 
     # -- violations of the move's requirements ------------------------------------------
     def param_violations(self, violations: list[Violation]) -> bool:
@@ -330,6 +370,11 @@ class _Replay:
             elif attr in blame.vars:
                 notes.append(ctx.move_note(blame.vars[attr], f"{ctx.describe(blame.vars[attr])} here"))
         return list(dict.fromkeys(notes))
+
+
+def _shown(value: Any) -> str:
+    """A parameter's value as a log writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _matching(elements: list[Any], play: Play) -> int | None:

@@ -14,6 +14,7 @@ import os
 import sys
 from typing import Any, Callable, Sequence
 
+from ..checker.cli import add_house_option
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
 from .bots import BotSpecError, parse_bots
 
@@ -29,10 +30,9 @@ MAX_DEPTH = 64
 def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("rules", metavar="RULES", help="a bundled rule set or a rule file")
     p.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
-    p.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
+    add_house_option(p, "a house-rule overlay, by name or file")
     if compare:
-        p.add_argument("--with", dest="with_", action="append", default=[], metavar="FILE", required=True,
-                       help="the overlay(s) that make B from A (repeatable)")
+        add_house_option(p, "an overlay that makes B from A", flag="--with", dest="with_", required=True)
     p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (per rule set)")
     p.add_argument("--bots", default="random", metavar="SPEC",
                    help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
@@ -81,7 +81,7 @@ def add_commands(sub: Any) -> None:
                   "ruleslawyer prove {game} --property p.yaml --counterexample c.yaml"])
     prove.add_argument("rules", metavar="RULES", help="a bundled rule set or a rule file")
     prove.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
-    prove.add_argument("--house", action="append", default=[], metavar="FILE", help="house-rule overlay (repeatable)")
+    add_house_option(prove, "a house-rule overlay, by name or file")
     prove.add_argument("--property", required=True, metavar="FILE", help="a YAML file of properties")
     prove.add_argument("--depth", type=int, metavar="N",
                        help="moves explored from the start, or after the file's opening (default: the file's depth)")

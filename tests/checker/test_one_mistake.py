@@ -67,6 +67,9 @@ CASES = [
     ("clean-4p", ("replace", 1, "pass:", "passes:"), "LG112", 13, "did you mean 'pass'?"),
     ("clean-4p", ("replace", 6, "value:", "valeu:"), "LG113", 19, "did you mean 'value'?"),
     ("clean-4p", ("replace", 5, "smiles: 2", "smiles: two"), "LG116", 18, None),
+    # a wrong outcome: "her accusation is wrong" (the rulebook's example), recorded with every smile;
+    # the moves after it are the evidence that the game went on
+    ("rulebook-accusation", ("replace", 4, "smiles: 2}", "smiles: 4}"), "LA310", 17, None),
 ]
 
 
@@ -109,7 +112,68 @@ PA_CASES = [
     ('unforgiving-4p', ('drop', 10, 'asked'), 'PA214', 29, None),
     ('unforgiving-4p', ('drop', 8, 'answer'), 'PA219', 27, None),
     ('unforgiving-4p', ('drop', 48, 'target'), 'PA241', 67, None),
+    # a wrong outcome the moves after it contradict: a wrong guess recorded as right (the card is in
+    # Yellow's hand), a charge of treachery over a right answer recorded as a mistake
+    ('clean-3p', ('replace', 34, 'correct: false', 'correct: true'), 'PA312', 51, None),
+    # a misspelt name: read as the name meant, the rest of the log checked
+    ('clean-4p', ('replace', 10, 'Restaurant', 'Restaurnt'), 'LG110', 28, "did you mean 'Restaurant'?"),
+    ('clean-4p', ('replace', 10, 'target: Green', 'target: Gren'), 'LG111', 28, "did you mean 'Green'?"),
+    ('unforgiving-4p', ('replace', 48, 'mistake: false', 'mistake: true'), 'PA313', 67, None),
 ]
+
+
+# A wrong outcome replayed as the outcome the rest of the log shows: one error, and the game
+# goes on to the winner the log's end records (written by hand from the rulebooks).
+WRONG_OUTCOMES = [
+    (LA / "rulebook-accusation.yaml", 4, "smiles: 2}", "smiles: 4}", None),
+    (PA / "clean-3p.yaml", 34, "correct: false", "correct: true", ("Blue",)),
+    (PA / "unforgiving-4p.yaml", 48, "mistake: false", "mistake: true", ("Red",)),
+]
+
+
+@pytest.mark.parametrize("path, index, old, new, winners", WRONG_OUTCOMES, ids=lambda v: str(v))
+def test_a_wrong_outcome_does_not_end_the_game_the_log_goes_on_with(path, index, old, new, winners, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    clean = check_text(path.read_text(), str(path))
+    report = check_text(mutate(path.read_text(), "replace", index, old, new), str(path))
+    assert len(report.errors) == 1, report.format_text()
+    (d,) = report.errors
+    assert any("replayed as" in r.message and f"move {index + 2} is legal" in r.message for r in d.related), \
+        report.format_text()
+    assert report.ended == clean.ended and report.next == clean.next   # who is out, whose turn
+    if winners is not None:
+        assert clean.score is not None and clean.score.winners == winners
+        assert report.score is not None and report.score.winners == winners
+
+
+def test_a_misspelt_name_does_not_stop_the_check_of_the_rest(monkeypatch):
+    """A typo and, further on, a real mistake: both reported in one round, in the file's order
+    (the typo's move replayed with the name meant)."""
+    monkeypatch.chdir(ROOT)
+    path = LA / "clean-4p.yaml"
+    text = mutate(mutate(path.read_text(), "swap", 11), "replace", 6, "Mary Kingsley", "Mary Kingsly")
+    report = check_text(text, str(path))
+    assert [(d.code, d.position.line) for d in report.diagnostics] == [("LG110", 19), ("LA205", 24)], \
+        report.format_text()
+    assert not report.unusable and report.score is not None and report.score.winners == ("Gordon",)
+
+
+def test_a_name_nothing_comes_close_to_still_makes_the_log_unusable(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = LA / "clean-4p.yaml"
+    report = check_text(mutate(path.read_text(), "replace", 6, "Mary Kingsley", "Zzyzx Qwv"), str(path))
+    assert report.unusable and [d.code for d in report.diagnostics] == ["LG110"]
+
+
+def test_a_wrong_outcome_at_the_end_of_the_log_is_replayed_as_recorded(monkeypatch):
+    """With no move after it, nothing says which outcome it was: one error, the outcome kept."""
+    monkeypatch.chdir(ROOT)
+    path = LA / "rulebook-accusation.yaml"
+    text = "\n".join(path.read_text().splitlines()[:17]) + "\n"   # up to the accusation
+    report = check_text(text.replace("smiles: 2}", "smiles: 4}"), str(path))
+    (d,) = report.errors
+    assert d.code == "LA310" and not any("replayed as" in r.message for r in d.related)
+    assert report.ended
 
 
 def _id(case) -> str:  # type: ignore[no-untyped-def]

@@ -508,3 +508,31 @@ def test_an_unknown_code_to_explain():
 def test_check_a_missing_log(name):
     out = assert_usage_error(run_cli("check", name))
     assert "error[RL001]" in out or "error[" in out
+
+
+NAME_CASES = corpus_cases("names")
+
+
+@pytest.mark.parametrize("case", NAME_CASES, ids=_ids(NAME_CASES))
+def test_a_misspelt_name_is_reported_and_the_log_checked_on(case):
+    """``corpus/names``: a name that matches nothing but comes close to one.  Reading the log
+    for solve, show or play refuses it; check reports it and reads on with the name meant."""
+    from ruleslawyer.checker.check import check_log
+    from ruleslawyer.checker.log import parse_log
+
+    with pytest.raises(DiagnosticError) as info:
+        parse_log(str(case))
+    _check_expectations(info.value.diagnostics, case)
+    report = check_log(str(case))
+    assert not report.unusable and report.status == 1, report.format_text()
+    _check_expectations(report.diagnostics, case)
+    assert all("did you mean" in (d.hint or "") for d in report.diagnostics if d.code in ("LG110", "LG111"))
+
+
+def test_misspelt_names_through_the_cli():
+    result = run_cli("check", *map(rel, NAME_CASES))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "unusable input" not in result.stdout and "Traceback" not in result.stdout + result.stderr
+    for case in NAME_CASES:
+        for e in expectations(case):
+            assert e.found_in(result.stdout, rel(case)), f"{case.name}: expected {e} in:\n{result.stdout}"
