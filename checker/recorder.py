@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
 from .files import stale_temporaries, write_atomically
@@ -181,7 +181,7 @@ class Recorder:
 
     def prompt(self) -> str:
         state = self.rep.state
-        return f"move {self.number} ({'over' if state.ended else state.turn})> "
+        return f"move {self.number} ({'over' if state.ended else printable(state.turn)})> "
 
     # -- a move --------------------------------------------------------------------------
     def normalise(self, line: str) -> str:

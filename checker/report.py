@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..spec.diagnostics import Diagnostic
+from ..spec.diagnostics import Diagnostic, printable
 from ..spec.scoring import ScoreTable
 from .nextmoves import next_lines
 
@@ -83,7 +83,7 @@ class LogReport:
         lines.append(self.summary())
         if self.next is not None and self.status in (CLEAN, VIOLATIONS):
             lines.extend(next_lines(self.next))
-        return "\n".join(lines)
+        return printable("\n".join(lines), lines=True)  # the names of players, files and rules escaped
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,6 @@ file's ``deal: solution:``.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Sequence
 
 from ..solver import queries
@@ -21,7 +20,7 @@ from ..spec.model import Ruleset
 from .check import number_moves
 from .log import parse_log
 from .replay import Replay, replay
-from .textout import STATUS_MARK, columns, fit, grid, grid_fits, terminal_width
+from .textout import STATUS_MARK, columns, fit, grid, grid_fits, json_text, terminal_width
 
 __all__ = ["run_solve", "describe_fact", "render_text"]
 
@@ -69,7 +68,7 @@ def run_solve(args: argparse.Namespace) -> int:
     out["legend"] = legend(rules)
     out["status"] = status
     if args.format == "json":
-        print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
+        print(json_text(out, indent=1, default=str))
     else:
         width = terminal_width()
         print(fit(render_text(rules, rep, out, width), width))

@@ -22,8 +22,6 @@ lays it out for the terminal, :func:`render_svg` draws it.
 from __future__ import annotations
 
 import argparse
-import html
-import json
 from typing import Any, Mapping
 
 from ..solver import queries
@@ -32,7 +30,7 @@ from ..spec.machine import State
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
-from .textout import STATUS_MARK, columns, fit, terminal_width, wrap_cell
+from .textout import STATUS_MARK, columns, fit, json_text, markup, terminal_width, wrap_cell
 from .writer import move_text
 
 __all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
@@ -259,8 +257,9 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
 
 
 def render_svg(v: dict[str, Any]) -> str:
-    """The picture as a self-contained SVG (no fonts or images fetched)."""
-    esc = html.escape
+    """The picture as a self-contained SVG (no fonts or images fetched): well-formed XML
+    whatever the names hold (each through :func:`markup`)."""
+    esc = markup
     cell_w, cell_h, pad = 190, 46, 10
     groups = v["spaces"]
     rows = max((len(g["items"]) for g in groups), default=0)
@@ -340,7 +339,7 @@ def run_show(args: argparse.Namespace) -> int:
     number_moves(errors, log)
     v["errors"] = [d.to_json() for d in errors]
     if args.format == "json":
-        print(json.dumps(v, indent=1, ensure_ascii=False, default=str))
+        print(json_text(v, indent=1, default=str))
     elif args.format == "svg":
         print(render_svg(v))
     else:

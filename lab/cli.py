@@ -14,7 +14,8 @@ import os
 import sys
 from typing import Any, Callable, Sequence
 
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..checker.textout import json_text
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .bots import BotSpecError, parse_bots
 
 __all__ = ["add_commands", "HANDLERS"]
@@ -151,11 +152,11 @@ def _simulate(args: argparse.Namespace) -> int:
     logs = _write_logs(result, args.logs)
     clean = all(s == 0 for _i, _t, s in result.logs)
     if args.format == "json":
-        print(json.dumps({**result.to_json(), "plots": plots, "log_files": logs}, indent=1, ensure_ascii=False))
+        print(json_text({**result.to_json(), "plots": plots, "log_files": logs}, indent=1))
     else:
-        print(simulate_text(result))
+        print(printable(simulate_text(result), lines=True))
         for path in plots + logs:
-            print(f"wrote {path}")
+            print(printable(f"wrote {path}"))
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
 
@@ -228,15 +229,15 @@ def _compare(args: argparse.Namespace) -> int:
         with open(args.report, "w", encoding="utf-8") as fh:
             fh.write(text)
     if args.format == "json":
-        print(json.dumps(compare_json(a, b, plots), indent=1, ensure_ascii=False))
+        print(json_text(compare_json(a, b, plots), indent=1))
     elif args.format == "markdown":
-        print(report_markdown(a, b, plots, os.getcwd()))
+        print(printable(report_markdown(a, b, plots, os.getcwd()), lines=True))
     elif args.format == "html":
         print(report_html(a, b, plots, os.getcwd()), end="")
     else:
-        print(compare_text(a, b))
+        print(printable(compare_text(a, b), lines=True))
         for path in plots + ([args.report] if args.report else []):
-            print(f"wrote {path}")
+            print(printable(f"wrote {path}"))
     clean = all(s == 0 for res in (a, b) for _i, _t, s in res.logs)
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
@@ -255,9 +256,9 @@ def _prove(args: argparse.Namespace) -> int:
             with open(args.counterexample, "w", encoding="utf-8") as fh:
                 fh.write(bad.counterexample)
     if args.format == "json":
-        print(json.dumps(prove_json(result), indent=1, ensure_ascii=False))
+        print(json_text(prove_json(result), indent=1))
     else:
-        print(prove_text(result))
+        print(printable(prove_text(result), lines=True))
     return EXIT_CLEAN if all(r.holds for r in result.results) else EXIT_VIOLATIONS
 
 
