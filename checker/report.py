@@ -78,12 +78,13 @@ class LogReport:
         return lines
 
     def format_text(self) -> str:
+        """The diagnostics, the scores, the summary and what comes next; every line :func:`printable`
+        (a name of a player, a file or a rule may hold anything, a line break too)."""
         lines = [d.format_text() for d in self.diagnostics]
-        lines.extend(self.score_lines())
-        lines.append(self.summary())
+        lines.extend(printable(line) for line in [*self.score_lines(), self.summary()])
         if self.next is not None and self.status in (CLEAN, VIOLATIONS):
             lines.extend(next_lines(self.next))
-        return printable("\n".join(lines), lines=True)  # the names of players, files and rules escaped
+        return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -25,7 +25,7 @@ import argparse
 from typing import Any, Mapping
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
 from .log import parse_log
 from .nextmoves import what_next
@@ -204,8 +204,20 @@ def _pct(p: float | None) -> str:
     return "    -" if p is None else f"{p * 100:4.0f}%"
 
 
+def _printable(value: Any) -> Any:
+    """The view with every string in it :func:`printable` (keys kept): no name breaks a line."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: _printable(x) for k, x in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(x) for x in value]
+    return value
+
+
 def render_text(v: dict[str, Any], width: int = 80) -> str:
-    """The picture for a terminal of ``width`` columns."""
+    """The picture for a terminal of ``width`` columns, every name in it :func:`printable`."""
+    v = _printable(v)
     words = v["words"]
     head = f"{v['rules']} — move {v['move']} of {v['moves']}, seen by {v['viewpoint']}"
     lines = [head]
