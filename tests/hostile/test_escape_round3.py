@@ -434,3 +434,12 @@ def test_the_text_layout_of_normal_names_is_unchanged():
     table = columns([("G\x1b", [("N\x1b[2J", " 50%"), ("Plain", " 25%")])], 40)
     lines = table.splitlines()
     assert lines[0] == "G\\x1b" and len({len(l) for l in lines[1:]}) == 1 and "N\\x1b[2J" in lines[1]
+
+
+def test_a_name_written_into_a_log_reads_back():
+    """play and the lab write names into logs (checker.writer): a raw C1 control or lone surrogate
+    there was a log YAML cannot read ("special characters are not allowed")."""
+    from ruleslawyer.checker.writer import scalar
+
+    for name in [*HOSTILE, "B\x9bn", "C\ud800", "\x85"]:
+        assert yaml.safe_load(f"name: {scalar(name)}") == {"name": name}, name
