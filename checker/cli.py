@@ -23,7 +23,7 @@ from ..spec.loader import load_rules, rules_dir, validate_file
 from .capacity import capacity_problems, load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
-from .textout import fit, terminal_width
+from .textout import fit, json_text, terminal_width
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: Ctrl-C: the shell's status for a command ended by SIGINT (128 + 2).
@@ -335,7 +335,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _print_diagnostics(diags: Sequence[Diagnostic], fmt: str) -> None:
     if fmt == "json":
-        print(json.dumps([d.to_json() for d in diags], indent=1, ensure_ascii=False))
+        print(json_text([d.to_json() for d in diags], indent=1))
     else:
         for d in diags:
             print(fit(d.format_text()))
@@ -358,7 +358,7 @@ def _rules(args: argparse.Namespace) -> int:
     rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
-            print(json.dumps(show_json(rules), indent=1, ensure_ascii=False))
+            print(json_text(show_json(rules), indent=1))
         else:
             print(show_text(rules, terminal_width()))
         return EXIT_CLEAN
@@ -472,7 +472,7 @@ def _check(args: argparse.Namespace) -> int:
     reports = [check_log(path, strict=args.strict, allow=args.allow_path, house=tuple(args.house))
                for path in args.logs]
     if args.format == "json":
-        print(json.dumps([r.to_json() for r in reports], indent=1, ensure_ascii=False))
+        print(json_text([r.to_json() for r in reports], indent=1))
     else:
         for r in reports:
             print(fit(r.format_text()))
@@ -521,7 +521,7 @@ def _schema(args: argparse.Namespace) -> int:
     from ..spec.logschema import rules_log_schema
 
     rules = load_rules(args.rules, variant=args.variant, house=args.house)
-    print(json.dumps(rules_log_schema(rules, players=args.players), indent=1, ensure_ascii=False))
+    print(json_text(rules_log_schema(rules, players=args.players), indent=1))
     return EXIT_CLEAN
 
 

@@ -5,22 +5,24 @@ picture of the table (:mod:`checker.table`, as SVG) and the chances of
 every card from the chosen seat; a little script steps through them
 (buttons, a slider, the arrow keys, a click on a move of the list).  The
 page fetches nothing: styles, script, pictures and data are inline, and
-its Content-Security-Policy forbids any request.
+its Content-Security-Policy forbids any request.  Every name is escaped for
+where it is put (:func:`checker.textout.markup` in HTML and SVG, the data
+block by :func:`script_json`): no name can end or comment out a script.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
-import json
 from pathlib import Path
 from typing import Any
 
+from ..spec.diagnostics import printable
 from .log import parse_log
 from .replay import Replay, replay
 from .table import render_svg, status_line, view
+from .textout import fit, json_text, markup
 
-__all__ = ["page", "run_report"]
+__all__ = ["page", "run_report", "script_json"]
 
 _CSS = """
 body { font-family: sans-serif; margin: 1em 2em; background: #fbfaf6; color: #222; }
@@ -86,28 +88,42 @@ _JS = """
 """
 
 
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def script_json(value: Any) -> str:
+    r"""JSON to embed in a ``<script>`` element: :func:`json_text` (U+2028/9 escaped too) with
+    ``<``, ``>`` and ``&`` written ``\u003c``, ``\u003e``, ``\u0026``, so that no string in it can
+    end the element (``</script>``) or open a comment (``<!--``) that swallows the page's script.
+    Outside strings JSON holds none of them: the data read back is the same.
+
+    >>> script_json({"name": "<!--<script></script>&"})
+    '{"name": "\\u003c!--\\u003cscript\\u003e\\u003c/script\\u003e\\u0026"}'
+    """
+    return json_text(value).translate(_SCRIPT_SAFE)
+
+
 def _step(rep: Replay, at: int, viewpoint: Any) -> dict[str, Any]:
     v = view(rep, at, viewpoint)
     mark = {"in": " !", "out": " x"}
-    chances = [{"group": html.escape(g["group"]),
-                "items": [{"id": html.escape(c["id"]), "name": html.escape(c["name"]), "p": c["p"],
+    chances = [{"group": markup(g["group"]),  # the page's script puts these into HTML
+                "items": [{"id": markup(c["id"]), "name": markup(c["name"]), "p": c["p"],
                            "mark": mark.get(c["status"] or "", "")} for c in g["items"]]} for g in v["spaces"]]
-    return {"move": at, "last_move": v["last_move"], "status": status_line(v),
-            "svg": render_svg(v), "chances": chances}
+    return {"move": at, "last_move": printable(v["last_move"]) if v["last_move"] else None,  # shown as text
+            "status": printable(status_line(v)), "svg": render_svg(v), "chances": chances}
 
 
 def page(rep: Replay, viewpoint: Any) -> str:
     """The whole page for a replayed log, seen from ``viewpoint``."""
     rules = rep.rules
     steps = [_step(rep, at, viewpoint) for at in range(len(rep.steps) + 1)]
-    data = json.dumps({"rules": rules.canonical_name, "viewpoint": viewpoint.name, "steps": steps},
-                      ensure_ascii=False).replace("</", "<\\/")
-    moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}">{html.escape(_move(rules, s))}</li>'
+    data = script_json({"rules": rules.canonical_name, "viewpoint": viewpoint.name, "steps": steps})
+    moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}">{markup(_move(rules, s))}</li>'
                       for s in rep.steps)
     errors = rep.reporter.errors
     err = ""
     if errors:
-        items = "".join(f"<li>{html.escape(d.format_text())}</li>" for d in errors[:10])
+        items = "".join(f"<li>{markup(d.format_text())}</li>" for d in errors[:10])
         err = f'<div id="errors"><p>this log has {len(errors)} error(s):</p><ul>{items}</ul></div>'
     title = f"{rules.title}: {Path(rep.log.path).name}"
     return f"""<!DOCTYPE html>
@@ -116,12 +132,12 @@ def page(rep: Replay, viewpoint: Any) -> str:
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title>
+<title>{markup(title)}</title>
 <style>{_CSS}</style>
 </head>
 <body>
-<h1>{html.escape(title)}</h1>
-<p>{html.escape(rules.canonical_name)}, seen by <b>{html.escape(viewpoint.name)}</b>; {len(rep.steps)} moves.</p>
+<h1>{markup(title)}</h1>
+<p>{markup(rules.canonical_name)}, seen by <b>{markup(viewpoint.name)}</b>; {len(rep.steps)} moves.</p>
 {err}
 <div id="controls">
 <button id="first" title="the deal (Home)">deal</button>
@@ -164,5 +180,5 @@ def run_report(args: argparse.Namespace) -> int:
     rep = replay(log, rules)
     text = page(rep, viewpoint_of(args, rep))
     write_file(args.output, text, inputs)
-    print(f"wrote {args.output}: {len(rep.steps)} moves, seen by {viewpoint_of(args, rep).name}")
+    print(fit(f"wrote {args.output}: {len(rep.steps)} moves, seen by {viewpoint_of(args, rep).name}"))
     return 1 if rep.reporter.errors else 0

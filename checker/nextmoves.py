@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..spec.diagnostics import printable
 from ..spec.machine import Machine, Play, State
 from .writer import move_text
 
@@ -35,8 +36,8 @@ def what_next(machine: Machine, state: State, number: int) -> dict[str, Any]:
 
 
 def next_lines(nxt: dict[str, Any]) -> list[str]:
-    """The text form of :func:`what_next`."""
+    """The text form of :func:`what_next`, every line :func:`printable` (a player's name may hold anything)."""
     head = f"next: move {nxt['move']}, {nxt['turn']} to play ({nxt['phase']} phase)"
     if not nxt["moves"]:
-        return [head + "; no move is legal now"]
-    return [head + "; legal now:", *(f"  - {m['text']}" for m in nxt["moves"])]
+        return [printable(head + "; no move is legal now")]
+    return [printable(head + "; legal now:"), *(printable(f"  - {m['text']}") for m in nxt["moves"])]

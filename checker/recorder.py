@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.paths import ALLOWED, bare_name
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
@@ -176,7 +176,7 @@ class Recorder:
 
     def prompt(self) -> str:
         state = self.rep.state
-        return f"move {self.number} ({'over' if state.ended else state.turn})> "
+        return f"move {self.number} ({'over' if state.ended else printable(state.turn)})> "
 
     # -- saving ----------------------------------------------------------------------------
     def refused(self, message: str, hint: str | None = None) -> _Unsaved:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..spec.diagnostics import Diagnostic
+from ..spec.diagnostics import Diagnostic, printable
 from ..spec.scoring import ScoreTable
 from .nextmoves import next_lines
 
@@ -78,9 +78,10 @@ class LogReport:
         return lines
 
     def format_text(self) -> str:
+        """The diagnostics, the scores, the summary and what comes next; every line :func:`printable`
+        (a name of a player, a file or a rule may hold anything, a line break too)."""
         lines = [d.format_text() for d in self.diagnostics]
-        lines.extend(self.score_lines())
-        lines.append(self.summary())
+        lines.extend(printable(line) for line in [*self.score_lines(), self.summary()])
         if self.next is not None and self.status in (CLEAN, VIOLATIONS):
             lines.extend(next_lines(self.next))
         return "\n".join(lines)

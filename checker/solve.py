@@ -10,18 +10,17 @@ file's ``deal: solution:``.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Sequence
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean, printable
 from ..spec.facts import Fact
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .check import number_moves
 from .log import parse_log
 from .replay import Replay, replay
-from .textout import STATUS_MARK, columns, fit, grid, grid_fits, terminal_width
+from .textout import STATUS_MARK, columns, fit, grid, grid_fits, json_text, terminal_width
 
 __all__ = ["run_solve", "describe_fact", "render_text"]
 
@@ -69,7 +68,7 @@ def run_solve(args: argparse.Namespace) -> int:
     out["legend"] = legend(rules)
     out["status"] = status
     if args.format == "json":
-        print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
+        print(json_text(out, indent=1, default=str))
     else:
         width = terminal_width()
         print(fit(render_text(rules, rep, out, width), width))
@@ -207,7 +206,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
     chance; a log with errors or a viewpoint no deal fits is said so first."""
     solve = out["solve"]
     word = rules.solution_word
-    lines = [f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}"]
+    lines = [printable(f"{out['rules']} — viewpoint: {out['viewpoint']}, after move {out['after_move']}")]
     problems = out.get("problems") or []
     if problems:
         n = len(problems)
@@ -215,7 +214,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
                      "the answers below take its moves as the replay read them:")
         for d in problems[:5]:
             move = f"move {d['move']}: " if d.get("move") else ""
-            lines.append(f"  {d['file']}:{d['line']}:{d['column']}: error[{d['code']}]: {move}{d['message']}")
+            lines.append(printable(f"  {d['file']}:{d['line']}:{d['column']}: error[{d['code']}]: {move}{d['message']}"))
         if n > 5:
             lines.append(f"  ... and {n - 5} more")
     if "inconsistent" in out or not solve.get("consistent", True):
@@ -259,16 +258,16 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         for b in ex["because"]:
             lines.append("  " + _because(b))
         if ex.get("closing"):
-            lines.append(f"  so: {ex['closing']}")
+            lines.append(printable(f"  so: {ex['closing']}"))
     if "hindsight" in out:
         lines += ["", "first move after which the solution was determined:"]
         could_end = word("could_end", "could have ended the game then")
         for who, step in out["hindsight"].items():
             when = "not yet" if step is None else f"after move {step}"
             could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
-            lines.append(f"  {who}: {when}{could}")
+            lines.append(printable(f"  {who}: {when}{could}"))
         for c in out.get("claims", []):
-            lines.append(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made")
+            lines.append(printable(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made"))
     return "\n".join(lines)
 
 
@@ -277,7 +276,7 @@ def _because(b: dict[str, Any]) -> str:
     where = f"{b['at']}: " if b["at"] else ""
     what = f"move {b['move']}: " if b.get("move") else ""
     record = f" ({b['record']})" if b.get("record") else ""
-    return f"{where}{what}{b['words']}{record}"
+    return printable(f"{where}{what}{b['words']}{record}")
 
 
 def desk(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int = 80) -> str:

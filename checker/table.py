@@ -22,17 +22,15 @@ lays it out for the terminal, :func:`render_svg` draws it.
 from __future__ import annotations
 
 import argparse
-import html
-import json
 from typing import Any, Mapping
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
-from .textout import STATUS_MARK, columns, fit, terminal_width, wrap_cell
+from .textout import STATUS_MARK, columns, fit, json_text, markup, terminal_width, wrap_cell
 from .writer import move_text
 
 __all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
@@ -206,8 +204,20 @@ def _pct(p: float | None) -> str:
     return "    -" if p is None else f"{p * 100:4.0f}%"
 
 
+def _printable(value: Any) -> Any:
+    """The view with every string in it :func:`printable` (keys kept): no name breaks a line."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {k: _printable(x) for k, x in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(x) for x in value]
+    return value
+
+
 def render_text(v: dict[str, Any], width: int = 80) -> str:
-    """The picture for a terminal of ``width`` columns."""
+    """The picture for a terminal of ``width`` columns, every name in it :func:`printable`."""
+    v = _printable(v)
     words = v["words"]
     head = f"{v['rules']} — move {v['move']} of {v['moves']}, seen by {v['viewpoint']}"
     lines = [head]
@@ -259,8 +269,9 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
 
 
 def render_svg(v: dict[str, Any]) -> str:
-    """The picture as a self-contained SVG (no fonts or images fetched)."""
-    esc = html.escape
+    """The picture as a self-contained SVG (no fonts or images fetched): well-formed XML
+    whatever the names hold (each through :func:`markup`)."""
+    esc = markup
     cell_w, cell_h, pad = 190, 46, 10
     groups = v["spaces"]
     rows = max((len(g["items"]) for g in groups), default=0)
@@ -340,7 +351,7 @@ def run_show(args: argparse.Namespace) -> int:
     number_moves(errors, log)
     v["errors"] = [d.to_json() for d in errors]
     if args.format == "json":
-        print(json.dumps(v, indent=1, ensure_ascii=False, default=str))
+        print(json_text(v, indent=1, default=str))
     elif args.format == "svg":
         print(render_svg(v))
     else:

@@ -1,8 +1,11 @@
 """Text that fits the terminal: its width, long lines wrapped (never cut), tables in bands.
 
-Every text the command line prints goes through :func:`fit` (wrapped to the
-terminal; to a pipe or a file, diagnostics stay one line each for the tools
-that read them); tables and pictures are laid out
+Every text the command line prints goes through :func:`fit` (escaped by
+:func:`spec.diagnostics.printable`: no name from a file can move the cursor, set
+the title or reorder the line; wrapped to the terminal; to a pipe or a file,
+diagnostics stay one line each for the tools that read them); what it prints
+as JSON through :func:`json_text`, and names in SVG and HTML through
+:func:`markup`.  Tables and pictures are laid out
 for the terminal's width, 80 without one, by :func:`columns` (as many columns side by side as fit,
 the rest in further bands below, a long name wrapped inside its cell).
 
@@ -23,13 +26,18 @@ Item                               50.0%
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import shutil
 import textwrap
-from typing import Sequence
+from typing import Any, Sequence
 
-__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "MIN_WIDTH", "STATUS_MARK"]
+from ..spec.diagnostics import UNPRINTABLE, printable
+
+__all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "markup", "json_text",
+           "MIN_WIDTH", "STATUS_MARK"]
 
 #: A card's status mark in a table: certainly in the solution, certainly not.
 STATUS_MARK = {"in": "!", "out": "x"}
@@ -58,7 +66,9 @@ def wrap_width() -> int | None:
 
 def fit(text: str, width: int | None = None) -> str:
     """Every line no wider than ``width`` (default :func:`wrap_width`, and nothing changes
-    without one): a long line wrapped under its own indent (+4), never cut."""
+    without one): a long line wrapped under its own indent (+4), never cut.  Every line is
+    :func:`printable` first, wrapped or not."""
+    text = printable(text, lines=True)
     width = width or wrap_width()
     if width is None:
         return text
@@ -81,8 +91,9 @@ _LOCATION = re.compile(r"^\S+:\d+:\d+: (?:error|warning|note|help)(?:\[\w+\])?:(
 
 
 def wrap_cell(text: str, width: int) -> list[str]:
-    """A cell's text on as many lines of ``width`` as it needs (words kept whole when they fit)."""
-    return textwrap.wrap(text, max(width, 1), break_on_hyphens=False) or [""]
+    """A cell's text on as many lines of ``width`` as it needs (words kept whole when they fit),
+    :func:`printable`."""
+    return textwrap.wrap(printable(text), max(width, 1), break_on_hyphens=False) or [""]
 
 
 def columns(cols: Sequence[tuple[str, Sequence[tuple[str, str]]]], width: int, gap: int = 2,
@@ -95,6 +106,7 @@ def columns(cols: Sequence[tuple[str, Sequence[tuple[str, str]]]], width: int, g
     """
     if not cols:
         return ""
+    cols = [(printable(t), [(printable(n), printable(s)) for n, s in cells]) for t, cells in cols]  # laid out as shown
     suffix_w = max((len(s) for _t, cells in cols for _n, s in cells), default=0)
     longest_word = max((len(w) for _t, cells in cols for n, _s in cells for w in n.split()), default=1)
     min_col = suffix_w + max(min_text, longest_word)
@@ -154,6 +166,8 @@ def grid(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[st
       Alice 50.0%,
       Bob 50.0%
     """
+    title, heads = printable(title), [printable(h) for h in heads]  # laid out as shown
+    rows = [(printable(n), [printable(v) for v in values]) for n, values in rows]
     name_w, cell_w = _grid_widths(title, heads, rows, width, gap)
     if name_w is None:
         out = []
@@ -192,3 +206,28 @@ def _grid_widths(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Seq
     natural = max(len(title), *(len(n) for n, _v in rows))
     name_w = min(natural, width - values_w)
     return (None if name_w < min(natural, max(longest_word + 2, 8)) else name_w), cell_w
+
+
+def markup(text: str) -> str:
+    r"""Text from a user's file inside SVG or HTML (text or a quoted attribute): :func:`printable`
+    (XML 1.0 forbids most control characters; the rest would be invisible or reorder the text),
+    then ``&``, ``<``, ``>`` and quotes escaped.
+
+    >>> markup('<b a="1">C\x01at</b>')
+    '&lt;b a=&quot;1&quot;&gt;C\\x01at&lt;/b&gt;'
+    """
+    return html.escape(printable(text))
+
+
+_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in UNPRINTABLE if c != 0x0A}  # json.dumps escapes C0 itself
+
+
+def json_text(value: Any, **options: Any) -> str:
+    r"""``json.dumps`` (``ensure_ascii=False``: names as they are written) with every character of
+    :data:`~spec.diagnostics.UNPRINTABLE` left by it (C1 controls, bidirectional overrides, lone
+    surrogates) written as a ``\uXXXX`` escape: the same data, safe on a terminal and always encodable.
+
+    >>> json_text({"name": "C\x9b2J\u202e\ud800"})
+    '{"name": "C\\u009b2J\\u202e\\ud800"}'
+    """
+    return json.dumps(value, ensure_ascii=False, **options).translate(_JSON_ESCAPES)

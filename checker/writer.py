@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..spec.machine import Play
 from ..spec.model import Ruleset
+from .textout import json_text
 
 __all__ = ["EndSection", "format_log", "move_text", "scalar"]
 
@@ -43,7 +44,7 @@ def scalar(value: Any) -> str:
     text = str(value)
     if _PLAIN.fullmatch(text) and text.lower() not in _RESERVED and "  " not in text:
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return json_text(text)  # C1 controls and lone surrogates escaped: YAML reads no raw one
 
 
 def _flow(value: Any) -> str:

@@ -15,7 +15,8 @@ import sys
 from typing import Any, Callable, Sequence
 
 from ..checker.cli import add_house_option
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
+from ..checker.textout import json_text
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .bots import BotSpecError, parse_bots
 
 __all__ = ["add_commands", "HANDLERS"]
@@ -200,14 +201,13 @@ def _simulate_in(args: argparse.Namespace) -> int:
     clean = all(s == 0 for _i, _t, s in result.logs)
     hint = _allow_hint([config], args.logs)
     if args.format == "json":
-        print(json.dumps({**result.to_json(), "plots": plots, "log_files": logs, "check_hint": hint},
-                         indent=1, ensure_ascii=False))
+        print(json_text({**result.to_json(), "plots": plots, "log_files": logs, "check_hint": hint}, indent=1))
     else:
-        print(simulate_text(result))
+        print(printable(simulate_text(result), lines=True))
         for path in plots + logs:
-            print(f"wrote {path}")
+            print(printable(f"wrote {path}"))
         if hint:
-            print(hint)
+            print(printable(hint))
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
 
@@ -298,23 +298,23 @@ def _compare_in(args: argparse.Namespace) -> int:
             else report_markdown(a, b, plots, base)
         write_file(args.report, text, inputs)
     if args.format == "json":
-        print(json.dumps({**compare_json(a, b, plots), "log_files": logs,
-                          "check_hint": _allow_hint([config_a, config_b], args.logs)}, indent=1, ensure_ascii=False))
+        print(json_text({**compare_json(a, b, plots), "log_files": logs,
+                         "check_hint": _allow_hint([config_a, config_b], args.logs)}, indent=1))
     elif args.format == "markdown":
-        print(report_markdown(a, b, plots, os.getcwd()))
+        print(printable(report_markdown(a, b, plots, os.getcwd()), lines=True))
     elif args.format == "html":
         print(report_html(a, b, plots, os.getcwd()), end="")
     else:
-        print(compare_text(a, b))
+        print(printable(compare_text(a, b), lines=True))
         for label, res in (("A", a), ("B", b)):
             if res.problems:
                 print(f"{label}: sampled game logs that do not check clean:")
-                print("\n".join(problem_lines(res)))
+                print(printable("\n".join(problem_lines(res)), lines=True))
         for path in plots + logs + ([args.report] if args.report else []):
-            print(f"wrote {path}")
+            print(printable(f"wrote {path}"))
         hint = _allow_hint([config_a, config_b], args.logs)
         if hint:
-            print(hint)
+            print(printable(hint))
     clean = all(s == 0 for res in (a, b) for _i, _t, s in res.logs)
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
@@ -338,9 +338,9 @@ def _prove(args: argparse.Namespace) -> int:
         if bad is not None:
             write_file(args.counterexample, bad.counterexample, _inputs(args))
     if args.format == "json":
-        print(json.dumps(prove_json(result), indent=1, ensure_ascii=False))
+        print(json_text(prove_json(result), indent=1))
     else:
-        print(prove_text(result))
+        print(printable(prove_text(result), lines=True))
     return EXIT_CLEAN if all(r.holds for r in result.results) else EXIT_VIOLATIONS
 
 

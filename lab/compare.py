@@ -8,10 +8,10 @@ minus A, with its 95 % interval and whether it is significant.
 
 from __future__ import annotations
 
-import html
 import os
 from typing import Any, Sequence
 
+from ..checker.textout import markup
 from .simulate import Result
 from .stats import diff_means, diff_rates
 
@@ -102,7 +102,7 @@ def report_markdown(a: Result, b: Result, plots: Sequence[str], base: str) -> st
 
 def report_html(a: Result, b: Result, plots: Sequence[str], base: str) -> str:
     rows = differences(a, b)
-    esc = html.escape
+    esc = markup
     body = [f"<h1>{esc(a.name)} against {esc(b.name)}</h1>",
             f"<p>{a.config.games} games each on the same seeds (seed {a.config.seed}), bots "
             f"{esc(', '.join(a.bots))}, at most {a.config.max_moves} moves. B − A with its 95 % interval; "

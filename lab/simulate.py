@@ -245,11 +245,12 @@ class Progress:
     def __enter__(self) -> "Progress":
         if self.enabled and self.total > 0:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TimeRemainingColumn
+            from rich.markup import escape as rich_escape
 
             self._bar = Bar("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                             TimeRemainingColumn(), transient=True, console=_console())
             self._bar.__enter__()
-            self._task = self._bar.add_task(self.label, total=self.total)
+            self._task = self._bar.add_task(rich_escape(self.label), total=self.total)  # a label, not markup
         return self
 
     def advance(self, k: int) -> None:

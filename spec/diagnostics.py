@@ -120,17 +120,29 @@ class Reporter:
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
-_CONTROL.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
+#: What :func:`printable` escapes: the C0 and C1 controls and DEL (they move a terminal's cursor,
+#: set its title, clear it), the line and paragraph separators, the bidirectional formatting
+#: characters (they reorder the text around them on screen: U+061C, U+200E/F, U+202A-E,
+#: U+2066-9), lone surrogates (no encoding can write them) and the noncharacters U+FFFE/F.
+#: Every character XML 1.0 forbids is among them: printable text holds only characters XML allows.
+UNPRINTABLE = frozenset([*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
+                         *range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF])
+_ESCAPES = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" for c in UNPRINTABLE}
+_ESCAPES_BUT_LINES = {c: e for c, e in _ESCAPES.items() if c != 0x0A}
 
 
-def printable(text: str) -> str:
-    r"""Text from a user's file, safe for a terminal: control characters escaped.
+def printable(text: str, lines: bool = False) -> str:
+    r"""Text from a user's file, safe for a terminal: every character of :data:`UNPRINTABLE`
+    shown as its escape, line breaks too unless ``lines`` (text of several lines).  The one
+    escaping of what is printed: diagnostics, and every printer through
+    :func:`checker.textout.fit`; the escapes are plain ASCII, so escaping twice changes nothing.
 
     >>> printable("name\x1b[2J")
     'name\\x1b[2J'
+    >>> printable("a\u202eb\nc"), printable("a\nb\r", lines=True)
+    ('a\\u202eb\\x0ac', 'a\nb\\x0d')
     """
-    return text.translate(_CONTROL)
+    return text.translate(_ESCAPES_BUT_LINES if lines else _ESCAPES)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
