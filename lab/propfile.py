@@ -1,0 +1,222 @@
+"""The shape of a property file for ``prove``, and the type of its conditions.
+
+A property file is checked against ``spec/property.schema.json`` (every key
+known, each value of its type: a list where a list is wanted, a text where a
+text is), each problem RL171 at its line and column.  The messages never
+quote the file: an unknown key is said to be unknown, with the closest known
+key as a hint, so that a file that is not a property file at all shows
+nothing it holds.
+
+A condition (``invariant:``, ``when:``, ``reaches:``) must be a boolean
+expression.  :func:`static_kind` says what an expression gives when its form
+settles it (a comparison, ``not``, ``all`` and ``any`` give true or false; a
+text, a number, a list, arithmetic, ``len`` do not); a condition whose form
+does not settle it (a name, an attribute) is checked when it is evaluated
+(:func:`truth`): a value neither true nor false is RL173, never judged by
+Python's truthiness.
+
+>>> static_kind("vars.left >= 0"), static_kind("'x'"), static_kind("vars")
+('boolean', 'a text', None)
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Mapping, Sequence
+
+import jsonschema
+
+from ..spec import bundled
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+from ..spec.source import LMap, position_of
+
+__all__ = ["SCHEMA_NAME", "schema_problems", "static_kind", "kind_of", "truth", "NOT_BOOLEAN"]
+
+SCHEMA_NAME = "property.schema.json"
+NOT_BOOLEAN = "RL173"
+MAX_SHOWN = 50  # schema problems reported at most (a hostile file may hold thousands)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    text = resources.files(bundled.SCHEMAS).joinpath(SCHEMA_NAME).read_text(encoding="utf-8")
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def kind_of(value: Any) -> str:
+    """What a value is, in words (never the value itself)."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, (set, frozenset)):
+        return "a set"
+    return "a value of another kind"
+
+
+_WANTED = {"string": "a text", "integer": "a whole number", "boolean": "true/false", "array": "a list",
+           "object": "a mapping", "null": "nothing", "number": "a number"}
+
+
+def _wanted(types: Any) -> str:
+    types = [types] if isinstance(types, str) else list(types)
+    return " or ".join(_WANTED.get(t, t) for t in types)
+
+
+def _where(path: Sequence[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the top level"
+
+
+def _walk(doc: Any, path: Sequence[Any]) -> tuple[Any, Position | None]:
+    node, pos = doc, position_of(doc)
+    for key in path:
+        parent = node
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        pos = position_of(parent, key) or pos
+    return node, pos
+
+
+def schema_problems(doc: Any, path: str) -> list[Diagnostic]:
+    """Every way ``doc`` departs from the property file's schema: RL171, positioned, in file order."""
+    out: list[Diagnostic] = []
+    for err in _validator().iter_errors(doc):
+        out.extend(_problem(doc, err, path))
+        if len(out) > 4 * MAX_SHOWN:
+            break
+    if not out:
+        return []
+    seen, unique = set(), []
+    for d in sorted(out, key=lambda d: (d.position or Position(path)).line * 10_000
+                    + (d.position or Position(path)).column):
+        key = (d.position, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique[:MAX_SHOWN]
+
+
+def _problem(doc: Any, err: jsonschema.ValidationError, path: str) -> list[Diagnostic]:
+    node, pos = _walk(doc, list(err.absolute_path))
+    pos = pos or Position(path, 1, 1)
+    where = _where(list(err.absolute_path))
+    v = err.validator
+    if v == "additionalProperties" and isinstance(node, Mapping):
+        known = list(err.schema.get("properties", {}))
+        out = []
+        for key in node:
+            if key in known:
+                continue
+            near = did_you_mean(str(key), known)
+            out.append(Diagnostic("RL171", f"an unknown key in {where}",
+                                  node.key_position(key) if isinstance(node, LMap) else pos,
+                                  hint=f"did you mean '{near}'?" if near else f"the keys: {', '.join(known)}"))
+        return out
+    if v == "required":
+        missing = [k for k in err.validator_value if not (isinstance(node, Mapping) and k in node)]
+        return [Diagnostic("RL171", f"{where}: '{missing[0] if missing else '?'}' is missing", pos)]
+    if v == "type":
+        return [Diagnostic("RL171", f"{where}: {_wanted(err.validator_value)} is wanted here, not {kind_of(node)}",
+                           pos)]
+    if v == "oneOf":
+        return [Diagnostic("RL171", f"{where}: {err.schema.get('description', 'not a value allowed here')}", pos)]
+    if v == "minItems":
+        return [Diagnostic("RL171", f"{where}: an empty list (at least {err.validator_value} wanted)", pos)]
+    if v == "minProperties":
+        return [Diagnostic("RL171", f"{where}: an empty mapping", pos)]
+    if v == "minLength":
+        return [Diagnostic("RL171", f"{where}: an empty text", pos)]
+    if v == "maxLength":
+        return [Diagnostic("RL171", f"{where}: a text of more than {err.validator_value} characters", pos)]
+    if v in ("minimum", "maximum"):
+        low, high = err.schema.get("minimum"), err.schema.get("maximum")
+        bounds = f"from {low:,} to {high:,}" if low is not None and high is not None else \
+            f"at least {low:,}" if low is not None else f"at most {high:,}"
+        return [Diagnostic("RL171", f"{where}: must be {bounds}", pos)]
+    return [Diagnostic("RL171", f"{where}: not a value allowed here ({v})", pos)]
+
+
+# -- the type of a condition ------------------------------------------------------------
+
+#: Functions of the expression language whose value is never true or false.
+_NOT_BOOLEAN_CALLS = {"len": "a number", "sum": "a number", "abs": "a number", "range": "a range",
+                      "sorted": "a list", "list": "a list", "set": "a set", "str": "a text", "int": "a number",
+                      "count": "a number"}
+_BOOLEAN_CALLS = {"all", "any", "bool"}
+
+
+def static_kind(source: Any) -> str | None:
+    """``'boolean'`` when an expression's form makes it true or false; what it gives (``'a
+    text'``, ``'a number'``...) when its form makes it something else; None when its form
+    does not say (a name, an attribute, a function of the rules)."""
+    if isinstance(source, bool):
+        return "boolean"
+    if not isinstance(source, str):
+        return kind_of(source)
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return _kind(tree)
+
+
+def _kind(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant):
+        return "boolean" if isinstance(node.value, bool) else kind_of(node.value)
+    if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return "boolean"
+    if isinstance(node, ast.BoolOp):  # 'a and b' gives a or b: boolean when both are
+        kinds = [_kind(v) for v in node.values]
+        wrong = next((k for k in kinds if k not in (None, "boolean")), None)
+        return wrong if wrong else ("boolean" if all(k == "boolean" for k in kinds) else None)
+    if isinstance(node, ast.IfExp):
+        kinds = [_kind(node.body), _kind(node.orelse)]
+        wrong = next((k for k in kinds if k not in (None, "boolean")), None)
+        return wrong if wrong else ("boolean" if all(k == "boolean" for k in kinds) else None)
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "a list"
+    if isinstance(node, (ast.Tuple,)):
+        return "a list"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "a set"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "a mapping"
+    if isinstance(node, ast.GeneratorExp):
+        return "a generator"
+    if isinstance(node, ast.UnaryOp):  # - and + (not is above)
+        return "a number"
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return "a number" if not isinstance(node.op, ast.Add) else None  # + joins texts and lists too
+    if isinstance(node, ast.JoinedStr):
+        return "a text"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in _BOOLEAN_CALLS:
+            return "boolean"
+        return _NOT_BOOLEAN_CALLS.get(node.func.id)
+    return None
+
+
+def truth(value: Any, what: str, where: Position | None) -> bool:
+    """A condition's value as true or false; anything else is RL173 (never truthiness)."""
+    if value is True or value is False:
+        return value
+    raise DiagnosticError([Diagnostic(
+        NOT_BOOLEAN, f"{what} gave {kind_of(value)}, neither true nor false: a condition must be a boolean "
+        "expression", where, hint="compare it (e.g. '>= 0', '== ...', 'is not none') or use all()/any()")])
+
