@@ -88,8 +88,9 @@ def add_commands(sub: Any) -> None:
     prove.add_argument("--depth", type=int, metavar="N",
                        help="moves explored from the start, or after the file's opening (default: the file's depth)")
     prove.add_argument("--budget", type=int, metavar="MOVES",
-                       help="the moves the search may consider in all (default: the file's budget:, else 100,000); "
-                            "reaching it stops the search with exit status 4")
+                       help="the moves the search may consider in all: each choice of a mover tried, each move "
+                            "found (default: the file's budget:, else 20,000); reaching it stops the search, "
+                            "exit status 4")
     prove.add_argument("--counterexample", metavar="FILE", help="write the first counterexample's log here")
     prove.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 

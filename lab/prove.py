@@ -102,8 +102,12 @@ __all__ = ["Property", "PropertyFile", "Start", "ProofResult", "Proof", "load_pr
 
 #: States kept at most (then the search stops and says so), whatever the budget.
 MAX_STATES = 2_000_000
-#: The moves the search may consider in all, unless the file (budget:) or --budget says otherwise.
-DEFAULT_BUDGET = 100_000
+#: The moves the search may consider in all (each choice of a mover tried, each move found),
+#: unless the file (budget:) or --budget says otherwise.
+DEFAULT_BUDGET = 20_000
+#: A state is listed only when its moves may number at most this (or the budget, if more): the
+#: product of its parameters' numbers of values, an estimate made before listing them.
+MAX_LISTING = 100_000
 #: The depth of a property file that gives none (bounded by the budget).
 DEFAULT_DEPTH = 3
 #: The code of a search refused for its size.
@@ -643,21 +647,23 @@ class _Explorer:
             return self.lab.n_cards + 1
 
     def moves(self, state: State, kinds: Iterable[str] | None = None) -> list[Play]:
-        """Every legal move now (in scope), each outcome value a move of its own; the moves
-        considered are charged to the budget first (:class:`_OverBudget` past it)."""
+        """Every legal move now (in scope), each outcome value a move of its own.  The listing
+        is charged to the budget: each choice of the mover tried, each move found; a state is
+        listed only while the budget is not spent and when its estimate (:meth:`cost`) is at most
+        :data:`MAX_LISTING` or the budget (else :class:`_OverBudget`)."""
         needed, parts, too_many = self.cost(state, kinds)
-        left = self.budget - self.considered
-        if needed > left or too_many is not None:
-            raise _OverBudget(needed, parts, left, too_many)
-        self.considered += needed
-        lab, out = self.lab, []
+        if needed > max(MAX_LISTING, self.budget) or self.considered >= self.budget or too_many is not None:
+            raise _OverBudget(needed, parts, self.budget - self.considered, too_many)
+        lab, out, tried = self.lab, [], 0
         allowed = set(kinds) if kinds is not None else None
         for actor, open_ in lab.actors(state).items():
             for kind in open_:
                 if allowed is not None and kind not in allowed:
                     continue
                 for args in self._choices(state, actor, kind):
+                    tried += 1
                     out.extend(lab.completions(state, actor, kind, args, None))
+        self.considered += tried + len(out)
         return [p for p in out if self._in_scope(p)]
 
     def _axes(self, state: State, actor: str, kind: str) -> list[tuple[str, list[Any]]]:
@@ -775,7 +781,7 @@ def _prove(rules: Ruleset, spec: PropertyFile, depth: int | None, rules_ref: str
 
 
 def _refused(spec: PropertyFile, over: _OverBudget, budget: int) -> DiagnosticError:
-    """RL174: a search refused before it starts, with its estimate."""
+    """RL174: a search refused before it starts (its first state's moves too many), with its estimate."""
     where = Position(spec.path, 1, 1)
     if over.too_many is not None:
         return DiagnosticError([Diagnostic(
@@ -785,8 +791,8 @@ def _refused(spec: PropertyFile, over: _OverBudget, budget: int) -> DiagnosticEr
         return DiagnosticError([Diagnostic(BUDGET_CODE, f"more than {MAX_STATES:,} states", where)])
     terms = "; ".join(over.parts[:6]) + ("; ..." if len(over.parts) > 6 else "")
     return DiagnosticError([Diagnostic(
-        BUDGET_CODE, f"the search would consider up to {over.needed:,} moves in its first state alone ({terms}), "
-        f"more than its budget of {budget:,}", where,
+        BUDGET_CODE, f"the search would list up to {over.needed:,} moves in its first state alone ({terms}), "
+        f"more than a state may list: {max(MAX_LISTING, budget):,} (the budget, or {MAX_LISTING:,} if more)", where,
         hint="narrow the scope (scope: items: and values:), or raise the budget (--budget, or budget: in the file)")])
 
 
