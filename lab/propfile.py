@@ -30,10 +30,13 @@ from typing import Any, Mapping, Sequence
 import jsonschema
 
 from ..spec import bundled
+from ..spec.model import Ruleset
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 from ..spec.source import LMap, position_of
+from .engine import Lab
 
-__all__ = ["SCHEMA_NAME", "schema_problems", "static_kind", "kind_of", "truth", "NOT_BOOLEAN"]
+__all__ = ["SCHEMA_NAME", "schema_problems", "static_kind", "kind_of", "truth", "NOT_BOOLEAN", "scope_items",
+           "scope_values"]
 
 SCHEMA_NAME = "property.schema.json"
 NOT_BOOLEAN = "RL173"
@@ -220,3 +223,110 @@ def truth(value: Any, what: str, where: Position | None) -> bool:
         NOT_BOOLEAN, f"{what} gave {kind_of(value)}, neither true nor false: a condition must be a boolean "
         "expression", where, hint="compare it (e.g. '>= 0', '== ...', 'is not none') or use all()/any()")])
 
+
+
+# -- the scope ---------------------------------------------------------------------------
+
+def _fail(message: str, pos: Position | None, hint: str | None = None) -> DiagnosticError:
+    return DiagnosticError([Diagnostic("RL171", message, pos, hint=hint)])
+
+
+def _key_at(node: Any, key: Any) -> Position | None:
+    return node.key_position(key) if isinstance(node, LMap) else None
+
+
+def scope_items(rules: Ruleset, listed: Mapping[str, Any], path: str) -> dict[str, list[str]]:
+    """A scope's items of each component (ids), each named as a log names it."""
+    items: dict[str, list[str]] = {}
+    for comp, names in listed.items():
+        if comp not in rules.components:
+            near = did_you_mean(str(comp), list(rules.components))
+            raise _fail(f"scope items: no such component in {rules.canonical_name}", _key_at(listed, comp),
+                        hint=f"did you mean '{near}'?" if near else f"the components: {', '.join(rules.components)}")
+        ids = []
+        for k, name in enumerate(names):
+            item = str(name) if str(name) in rules.components[comp].items else rules.find(comp, str(name))
+            if item is None or item not in rules.components[comp].items:
+                raise _fail(f"scope items: '{name}' is not an item of {comp}", position_of(names, k))
+            ids.append(item)
+        items[comp] = ids
+    return items
+
+
+def scope_values(rules: Ruleset, param: str, listed: list[Any], players: Sequence[str],
+                  node: Mapping[str, Any], path: str) -> list[Any]:
+    """A scope's values of a parameter, an item's name (as a log writes it) read as the item;
+    each must be a value some parameter of that name can take (else no move could take it)."""
+    params = [p for move in rules.moves.values() for p in move.params if p.name == param]
+    if not params:
+        known = sorted({p.name for move in rules.moves.values() for p in move.params})
+        near = did_you_mean(param, known)
+        raise _fail(f"scope values: no move of {rules.canonical_name} has such a parameter", _key_at(node, param),
+                    hint=f"did you mean '{near}'?" if near else f"the parameters: {', '.join(known)}")
+    lab = Lab(rules)
+    out = []
+    for k, value in enumerate(listed):
+        pos = position_of(listed, k)
+        if value is None:  # the parameter left out
+            if not any(p.optional for p in params):
+                raise _fail(f"scope values: '{param}' is never left out (null is no value of it)", pos)
+            out.append(None)
+            continue
+        found, domains = _in_domain(lab, params, value, players)
+        if found is _NOWHERE:
+            raise _fail(f"scope values: {json.dumps(value, ensure_ascii=False)} is no value of '{param}' "
+                        f"({'; '.join(dict.fromkeys(domains))}): no move could take it", pos)
+        out.append(found)
+    return out
+
+
+_NOWHERE = object()
+
+
+def _in_domain(lab: Lab, params: Sequence[Any], value: Any, players: Sequence[str]) -> tuple[Any, list[str]]:
+    """The value as the state machine reads it, if one of these parameters can take it (else
+    :data:`_NOWHERE`), and in words the values each can take."""
+    rules, machine = lab.rules, lab.machine
+    domains = []
+    for p in params:
+        t = p.type
+        if t in ("item", "items"):
+            comps = p.components or ((p.of,) if p.of else ())
+            domains.append(f"{'items' if t == 'items' else 'an item'} of {' or '.join(comps)}")
+            names = value if t == "items" and isinstance(value, list) else [value]
+            if t == "item" and isinstance(value, list):
+                continue
+            ids = [next((rules.find(c, str(v)) for c in comps if rules.find(c, str(v))), None) for v in names]
+            if all(i is not None for i in ids):
+                return (ids if t == "items" else ids[0]), domains
+        elif t == "count":
+            top = machine.evaluated(p.max, machine.static) if p.max is not None else (lab.n_cards,)
+            if top is None:  # a maximum that depends on the state: any whole number
+                domains.append("a whole number")
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            else:
+                domains.append(f"0 to {top[0]}")
+                ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= int(top[0])
+            if ok:
+                return value, domains
+        elif t == "choice":
+            domains.append(", ".join(map(str, p.values)))
+            if value in p.values and not isinstance(value, bool):
+                return value, domains
+        elif t == "flag":
+            domains.append("true or false")
+            if isinstance(value, bool):
+                return value, domains
+        elif t == "player":
+            domains.append(f"a player ({', '.join(players)})")
+            if value in players:
+                return value, domains
+        elif t == "token_value":
+            supply = sorted(machine.supply)
+            domains.append(f"a token's value ({', '.join(map(str, supply))})")
+            if isinstance(value, int) and not isinstance(value, bool) and value in supply:
+                return value, domains
+        else:  # a kind whose values the scope is not checked against
+            domains.append(t)
+            return value, domains
+    return _NOWHERE, domains

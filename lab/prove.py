@@ -1,8 +1,9 @@
 """``prove``: properties of a rule set, over every reachable state up to a depth.
 
-A property file (YAML)::
+A property file (YAML, checked against ``spec/property.schema.json``)::
 
     depth: 3                       # default depth (--depth overrides), in moves after the opening
+    budget: 20000                  # optional: the moves the search may consider (--budget overrides)
     scope:                         # optional: the small scope explored
       items: {COMPONENT: [ITEM, ...]}   # the items a move's choices may name
       values: {PARAMETER: [VALUE, ...]} # the values a parameter may take (any move; items by name)
@@ -14,11 +15,36 @@ A property file (YAML)::
         invariant: "vars.left >= 0"                  # true in every reachable state
       - id: never-stuck
         invariant: "ended or len(legal_moves) > 0"   # legal_moves: kind, actor, args of each
+      - id: positive-while-playing
+        when: "phase == 'play'"                      # only in the states where this holds,
+        invariant: "vars.left > 0"                   # this is true
       - id: passes-end
         when: "phase == 'play'"                      # from every reachable state where this holds,
         playing: [pass]                              # playing only these moves (every way),
         within: "n_players"                          # within this many moves
         reaches: "phase != 'play' or ended"          # this becomes true
+
+Every key is known (an unknown one is RL171 with the closest known key as a
+hint, the file never quoted), every value of its kind, a key given twice
+RL004.  ``when:`` means the same beside ``invariant:`` and beside
+``reaches:``: the property is checked only in the states where it holds.
+``invariant:``, ``when:`` and ``reaches:`` are boolean expressions: one whose
+form gives something else (``'x'``, ``5``, ``len(out)``) is RL173 when the
+file is read, and one whose value is neither true nor false in a state
+(``vars``, ``vars.left``) is RL173 there, never judged by truthiness.  Each
+scope value must be a value its parameter can take (a count within its
+maximum, an item of its component, a player, a choice), and a scope that
+leaves no legal move from the first state is RL171: the search would explore
+nothing.
+
+The search is bounded by a budget (``budget:``, ``--budget``, default
+:data:`DEFAULT_BUDGET`) of moves considered: listing a state's moves
+charges each choice of a mover tried and each move found.  A state is
+listed only when its moves may number at most :data:`MAX_LISTING` (or the
+budget, if more), an estimate made first (the product of each parameter's
+number of values): past it in the first state the search is refused with
+that estimate (RL174); later, or when the budget is spent, the search stops
+and says how far every state was checked (``ruleslawyer prove`` exits 4).
 
 Expressions are the rule language's, over the state (``phase``, ``turn``,
 ``vars``, ``out``, ``tokens``... and ``legal_moves``).
@@ -75,14 +101,11 @@ explored a second).
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
-
-import yaml
 
 from ..checker.writer import format_log
 from ..solver.engines import initial
@@ -95,7 +118,7 @@ from ..spec.model import Ruleset
 from ..spec.source import LMap, LSeq
 from .engine import MAX_STAGED, Lab, start_facts
 from .game import opening, public_setup, seat_names
-from .propfile import NOT_BOOLEAN, kind_of, schema_problems, static_kind, truth
+from .propfile import NOT_BOOLEAN, kind_of, schema_problems, scope_items, scope_values, static_kind, truth
 
 __all__ = ["Property", "PropertyFile", "Start", "ProofResult", "Proof", "load_properties", "prove", "state_key",
            "prove_text", "prove_json", "MAX_OPENING"]
@@ -212,7 +235,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
         raise DiagnosticError(problems)
     depth, budget = node.get("depth", DEFAULT_DEPTH), node.get("budget", DEFAULT_BUDGET)
     scope = node.get("scope") or {}
-    items = _scope_items(rules, scope.get("items") or {}, path)
+    items = scope_items(rules, scope.get("items") or {}, path)
     props, seen = [], set()
     raw = node["properties"]
     for i, entry in enumerate(raw):
@@ -241,7 +264,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     players = start.players if start is not None else seat_names(int(rules.param("players")))
     values: dict[str, list[Any]] = {}
     for param, listed in (scope.get("values") or {}).items():
-        values[str(param)] = _scope_values(rules, str(param), listed, players, scope["values"], path)
+        values[str(param)] = scope_values(rules, str(param), listed, players, scope["values"], path)
     return PropertyFile(path, depth, props, items, values, start, budget)
 
 
@@ -266,103 +289,6 @@ def _condition(entry: Mapping[str, Any], key: str, path: str) -> Expr | None:
         return compile_expr(entry[key], pos)
     except DiagnosticError as exc:
         raise DiagnosticError([Diagnostic("RL171", d.message, d.position) for d in exc.diagnostics]) from None
-
-
-def _scope_items(rules: Ruleset, listed: Mapping[str, Any], path: str) -> dict[str, list[str]]:
-    """A scope's items of each component (ids), each named as a log names it."""
-    items: dict[str, list[str]] = {}
-    for comp, names in listed.items():
-        if comp not in rules.components:
-            near = did_you_mean(str(comp), list(rules.components))
-            raise _fail(f"scope items: no such component in {rules.canonical_name}", _key_pos(listed, comp),
-                        hint=f"did you mean '{near}'?" if near else f"the components: {', '.join(rules.components)}")
-        ids = []
-        for k, name in enumerate(names):
-            item = str(name) if str(name) in rules.components[comp].items else rules.find(comp, str(name))
-            if item is None or item not in rules.components[comp].items:
-                raise _fail(f"scope items: '{name}' is not an item of {comp}", _pos(names, k, path))
-            ids.append(item)
-        items[comp] = ids
-    return items
-
-
-def _scope_values(rules: Ruleset, param: str, listed: list[Any], players: Sequence[str],
-                  node: Mapping[str, Any], path: str) -> list[Any]:
-    """A scope's values of a parameter, an item's name (as a log writes it) read as the item;
-    each must be a value some parameter of that name can take (else no move could take it)."""
-    params = [p for move in rules.moves.values() for p in move.params if p.name == param]
-    if not params:
-        known = sorted({p.name for move in rules.moves.values() for p in move.params})
-        near = did_you_mean(param, known)
-        raise _fail(f"scope values: no move of {rules.canonical_name} has such a parameter", _key_pos(node, param),
-                    hint=f"did you mean '{near}'?" if near else f"the parameters: {', '.join(known)}")
-    lab = Lab(rules)
-    out = []
-    for k, value in enumerate(listed):
-        pos = _pos(listed, k, path)
-        if value is None:  # the parameter left out
-            if not any(p.optional for p in params):
-                raise _fail(f"scope values: '{param}' is never left out (null is no value of it)", pos)
-            out.append(None)
-            continue
-        found, domains = _in_domain(lab, params, value, players)
-        if found is _NOWHERE:
-            raise _fail(f"scope values: {json.dumps(value, ensure_ascii=False)} is no value of '{param}' "
-                        f"({'; '.join(dict.fromkeys(domains))}): no move could take it", pos)
-        out.append(found)
-    return out
-
-
-_NOWHERE = object()
-
-
-def _in_domain(lab: Lab, params: Sequence[Any], value: Any, players: Sequence[str]) -> tuple[Any, list[str]]:
-    """The value as the state machine reads it, if one of these parameters can take it (else
-    :data:`_NOWHERE`), and in words the values each can take."""
-    rules, machine = lab.rules, lab.machine
-    domains = []
-    for p in params:
-        t = p.type
-        if t in ("item", "items"):
-            comps = p.components or ((p.of,) if p.of else ())
-            domains.append(f"{'items' if t == 'items' else 'an item'} of {' or '.join(comps)}")
-            names = value if t == "items" and isinstance(value, list) else [value]
-            if t == "item" and isinstance(value, list):
-                continue
-            ids = [next((rules.find(c, str(v)) for c in comps if rules.find(c, str(v))), None) for v in names]
-            if all(i is not None for i in ids):
-                return (ids if t == "items" else ids[0]), domains
-        elif t == "count":
-            top = machine.evaluated(p.max, machine.static) if p.max is not None else (lab.n_cards,)
-            if top is None:  # a maximum that depends on the state: any whole number
-                domains.append("a whole number")
-                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-            else:
-                domains.append(f"0 to {top[0]}")
-                ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= int(top[0])
-            if ok:
-                return value, domains
-        elif t == "choice":
-            domains.append(", ".join(map(str, p.values)))
-            if value in p.values and not isinstance(value, bool):
-                return value, domains
-        elif t == "flag":
-            domains.append("true or false")
-            if isinstance(value, bool):
-                return value, domains
-        elif t == "player":
-            domains.append(f"a player ({', '.join(players)})")
-            if value in players:
-                return value, domains
-        elif t == "token_value":
-            supply = sorted(machine.supply)
-            domains.append(f"a token's value ({', '.join(map(str, supply))})")
-            if isinstance(value, int) and not isinstance(value, bool) and value in supply:
-                return value, domains
-        else:  # a kind whose values the scope is not checked against
-            domains.append(t)
-            return value, domains
-    return _NOWHERE, domains
 
 
 def _pos(node: Any, key: Any, path: str) -> Position | None:
