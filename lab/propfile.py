@@ -127,7 +127,7 @@ def _problem(doc: Any, err: jsonschema.ValidationError, path: str) -> list[Diagn
             if key in known:
                 continue
             near = did_you_mean(str(key), known)
-            out.append(Diagnostic("RL171", f"an unknown key in {where}",
+            out.append(Diagnostic("RL171", f"an unknown key {'in' if err.absolute_path else 'at'} {where}",
                                   node.key_position(key) if isinstance(node, LMap) else pos,
                                   hint=f"did you mean '{near}'?" if near else f"the keys: {', '.join(known)}"))
         return out
