@@ -177,6 +177,7 @@ class PropertyFile:
     values: dict[str, list[Any]] = field(default_factory=dict)
     opening: Start | None = None  # the opening: played, checked, before the search
     budget: int = DEFAULT_BUDGET  # the moves the search may consider in all
+    scope_at: Position | None = None  # where scope: stands in the file
 
 
 @dataclass
@@ -204,6 +205,7 @@ class Proof:
     stop: str | None = None  # what stopped the search: "budget", "states" (MAX_STATES), or None
     checked: list[int] = field(default_factory=list)  # states checked at each depth
     found: list[int] = field(default_factory=list)    # states found at each depth
+    biggest: int = 0       # stop == "listing": the estimate of the state too big to list
 
     @property
     def depth_done(self) -> int:
@@ -265,7 +267,7 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     values: dict[str, list[Any]] = {}
     for param, listed in (scope.get("values") or {}).items():
         values[str(param)] = scope_values(rules, str(param), listed, players, scope["values"], path)
-    return PropertyFile(path, depth, props, items, values, start, budget)
+    return PropertyFile(path, depth, props, items, values, start, budget, _key_pos(node, "scope"))
 
 
 #: Each key of a property and what its expression must give.
@@ -657,6 +659,7 @@ def _prove(rules: Ruleset, spec: PropertyFile, depth: int | None, rules_ref: str
     checked, found = [0] * (depth + 1), [0] * (depth + 1)
     found[0] = 1
     stop: str | None = None
+    biggest = 0  # the estimate of the state that stopped the search, when too big to list
     explored = 0
     try:
         while frontier:
@@ -698,17 +701,18 @@ def _prove(rules: Ruleset, spec: PropertyFile, depth: int | None, rules_ref: str
     except _OverBudget as over:
         if explored == 0 or over.too_many is not None:
             raise _refused(spec, over, budget) from None
-        stop = "states" if not over.parts else "budget"
+        stop = "states" if not over.parts else "budget" if over.left <= 0 else "listing"
+        biggest = over.needed
     for pid, prop in pending.items():
         results[pid] = ProofResult(prop, True, explored)
     seconds = time.perf_counter() - t0
     return Proof(rules.canonical_name, depth, explored, seconds, [results[p.id] for p in spec.properties],
-                 stop is None, len(table.plays), budget, ex.considered, stop, checked, found)
+                 stop is None, len(table.plays), budget, ex.considered, stop, checked, found, biggest)
 
 
 def _refused(spec: PropertyFile, over: _OverBudget, budget: int) -> DiagnosticError:
     """RL174: a search refused before it starts (its first state's moves too many), with its estimate."""
-    where = Position(spec.path, 1, 1)
+    where = spec.scope_at or Position(spec.path, 1, 1)
     if over.too_many is not None:
         return DiagnosticError([Diagnostic(
             BUDGET_CODE, f"the search cannot list every move: the outcomes of {over.too_many} have more than "
@@ -733,7 +737,7 @@ def _vacuous(ex: _Explorer, spec: PropertyFile, state: State) -> None:
                 if plain.draw(state, actor, kind, args, None, random.Random(0)) is not None:
                     raise _fail(f"the scope admits no move from the start of the search (none of its values "
                                 f"fits a legal move; {kind} by {actor} is legal without it): nothing would be "
-                                "explored", Position(spec.path, 1, 1),
+                                "explored", spec.scope_at or Position(spec.path, 1, 1),
                                 hint="widen scope: items: and values: to values the moves can take")
 
 
@@ -837,8 +841,9 @@ def _stopped(proof: Proof) -> str:
     """What the search explored when the budget stopped it."""
     done = proof.depth_done
     upto = sum(proof.checked[:done + 1])
-    why = (f"stopped by its budget of {proof.budget:,} moves considered (--budget)" if proof.stop == "budget"
-           else f"stopped at {MAX_STATES:,} states kept")
+    why = {"budget": f"stopped by its budget of {proof.budget:,} moves considered (--budget)",
+           "listing": f"stopped at a state whose moves may number {proof.biggest:,}, more than a state may list "
+                      f"({max(MAX_LISTING, proof.budget):,})"}.get(proof.stop or "", f"stopped at {MAX_STATES:,} states kept")
     part = ""
     if done + 1 < len(proof.found):
         part = f", and {proof.checked[done + 1]:,} of the {proof.found[done + 1]:,} found at depth {done + 1}"

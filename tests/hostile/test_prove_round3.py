@@ -221,6 +221,21 @@ def test_a_boolean_condition_of_any_form_is_accepted(tmp_path):
     assert all(r.holds for r in proof.results)
 
 
+def test_a_scope_that_leaves_no_legal_move_is_refused():
+    """One clue in the scope: a suspicion names one clue of each of the four categories, so
+    the first player (who must suspect) has no move in it, although one is legal."""
+    text = _diagnose("depth: 1\nscope: {items: {clues: [compass]}}\nproperties: [{id: a, invariant: 'true'}]\n")
+    assert ":2:1: error[RL171]" in text and "admits no move" in text, text
+
+
+def test_the_module_examples_hold():
+    import doctest
+
+    from ruleslawyer.lab import propfile
+
+    assert doctest.testmod(propfile).failed == 0
+
+
 def test_within_must_be_a_number_of_moves():
     text = _diagnose("depth: 0\nproperties: [{id: a, playing: [pass], within: \"'x'\", reaches: 'true'}]\n")
     assert "error[RL171]" in text and "whole number" in text
