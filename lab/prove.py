@@ -830,6 +830,7 @@ def counterexample_log(rules: Ruleset, players: Sequence[str], plays: Sequence[P
 def prove_json(proof: Proof) -> dict[str, Any]:
     return {"rules": proof.name, "depth": proof.depth, "opening": proof.opening, "states": proof.states,
             "seconds": round(proof.seconds, 3), "complete": proof.complete, "stopped_by": proof.stop,
+            "too_big_to_list": proof.biggest if proof.stop == "listing" else None,
             "budget": proof.budget, "considered": proof.considered, "depth_done": proof.depth_done,
             "checked_by_depth": proof.checked, "found_by_depth": proof.found,
             "properties": [{"id": r.prop.id, "says": r.prop.says, "holds": r.holds, "states": r.states,
