@@ -253,17 +253,17 @@ def scope_items(rules: Ruleset, listed: Mapping[str, Any], path: str) -> dict[st
     return items
 
 
-def scope_values(rules: Ruleset, param: str, listed: list[Any], players: Sequence[str],
+def scope_values(lab: Lab, param: str, listed: list[Any], players: Sequence[str],
                   node: Mapping[str, Any], path: str) -> list[Any]:
     """A scope's values of a parameter, an item's name (as a log writes it) read as the item;
     each must be a value some parameter of that name can take (else no move could take it)."""
+    rules = lab.rules
     params = [p for move in rules.moves.values() for p in move.params if p.name == param]
     if not params:
         known = sorted({p.name for move in rules.moves.values() for p in move.params})
         near = did_you_mean(param, known)
         raise _fail(f"scope values: no move of {rules.canonical_name} has such a parameter", _key_at(node, param),
                     hint=f"did you mean '{near}'?" if near else f"the parameters: {', '.join(known)}")
-    lab = Lab(rules)
     out = []
     for k, value in enumerate(listed):
         pos = position_of(listed, k)

@@ -265,9 +265,11 @@ def load_properties(path: str, rules: Ruleset) -> PropertyFile:
     start = _opening(node, path, rules) if node.get("opening") is not None else None
     players = start.players if start is not None else seat_names(int(rules.param("players")))
     values: dict[str, list[Any]] = {}
+    lab = Lab(rules) if scope.get("values") else None
     for param, listed in (scope.get("values") or {}).items():
-        values[str(param)] = scope_values(rules, str(param), listed, players, scope["values"], path)
-    return PropertyFile(path, depth, props, items, values, start, budget, _key_pos(node, "scope"))
+        values[str(param)] = scope_values(lab, str(param), listed, players, scope["values"], path)  # type: ignore[arg-type]
+    return PropertyFile(path, depth, props, items, values, start, budget,
+                        _key_pos(node, "scope") if "scope" in node else None)
 
 
 #: Each key of a property and what its expression must give.
