@@ -683,6 +683,7 @@ def _prove(rules: Ruleset, spec: PropertyFile, depth: int | None, rules_ref: str
                                          first=table.first)
                 results[pid] = ProofResult(prop, False, explored + 1, log, len(path) + len(extra[0]), extra[1], key)
                 del pending[pid]
+                need_legal = any(_reads_legal(p) for p in pending.values())  # listed only while read
             frontier.popleft()
             explored += 1
             checked[d] += 1
@@ -724,7 +725,7 @@ def _refused(spec: PropertyFile, over: _OverBudget, budget: int) -> DiagnosticEr
     terms = "; ".join(over.parts[:6]) + ("; ..." if len(over.parts) > 6 else "")
     return DiagnosticError([Diagnostic(
         BUDGET_CODE, f"the search would list up to {over.needed:,} moves in its first state alone ({terms}), "
-        f"more than a state may list: {max(MAX_LISTING, budget):,} (the budget, or {MAX_LISTING:,} if more)", where,
+        f"more than a state may list ({max(MAX_LISTING, budget):,})", where,
         hint="narrow the scope (scope: items: and values:), or raise the budget (--budget, or budget: in the file)")])
 
 
