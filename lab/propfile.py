@@ -137,7 +137,12 @@ def _problem(doc: Any, err: jsonschema.ValidationError, path: str) -> list[Diagn
     if v == "type":
         return [Diagnostic("RL171", f"{where}: {_wanted(err.validator_value)} is wanted here, not {kind_of(node)}",
                            pos)]
-    if v == "oneOf":
+    if v == "oneOf":  # the branch of the value's own kind says what is wrong, when there is one
+        kind = "object" if isinstance(node, Mapping) else "array" if isinstance(node, list) else None
+        branch = next((i for i, sub in enumerate(err.validator_value) if sub.get("type") == kind), None)
+        inner = [e for e in err.context if branch is not None and e.schema_path and e.schema_path[0] == branch]
+        if inner:
+            return [d for e in inner for d in _problem(doc, e, path)]
         return [Diagnostic("RL171", f"{where}: {err.schema.get('description', 'not a value allowed here')}", pos)]
     if v == "minItems":
         return [Diagnostic("RL171", f"{where}: an empty list (at least {err.validator_value} wanted)", pos)]
