@@ -228,6 +228,13 @@ def test_a_scope_that_leaves_no_legal_move_is_refused():
     assert ":2:1: error[RL171]" in text and "admits no move" in text, text
 
 
+def test_an_opening_of_the_wrong_shape_is_said_where_it_is_wrong():
+    text = _diagnose("opening: {moves: [], seats-of-secret: 3}\nproperties: [{id: a, invariant: 'true'}]\n", "3p")
+    assert "1:22: error[RL171]: an unknown key in opening" in text and "secret" not in text, text
+    text = _diagnose("opening: [pass P1]\nproperties: [{id: a, invariant: 'true'}]\n", "3p")
+    assert "1:11: error[RL171]: opening[0]: a mapping is wanted here, not a text" in text, text
+
+
 def test_the_module_examples_hold():
     import doctest
 
