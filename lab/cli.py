@@ -22,6 +22,8 @@ from .bots import BotSpecError, parse_bots
 __all__ = ["add_commands", "HANDLERS"]
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
+EXIT_INCOMPLETE = 4  # prove: its budget stopped the search before every state was checked
+MAX_BUDGET = 100_000_000
 MAX_GAMES = 1_000_000
 MAX_MOVES = 100_000
 MAX_WORKERS = 64
@@ -86,6 +88,10 @@ def add_commands(sub: Any) -> None:
     prove.add_argument("--property", required=True, metavar="FILE", help="a YAML file of properties")
     prove.add_argument("--depth", type=int, metavar="N",
                        help="moves explored from the start, or after the file's opening (default: the file's depth)")
+    prove.add_argument("--budget", type=int, metavar="MOVES",
+                       help="the moves the search may consider in all: each choice of a mover tried, each move "
+                            "found (default: the file's budget:, else 20,000); reaching it stops the search, "
+                            "exit status 4")
     prove.add_argument("--counterexample", metavar="FILE", help="write the first counterexample's log here")
     prove.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 
@@ -325,6 +331,7 @@ def _prove(args: argparse.Namespace) -> int:
     from .prove import load_properties, prove, prove_json, prove_text
 
     _check_range("--depth", args.depth, 0, MAX_DEPTH)
+    _check_range("--budget", args.budget, 1, MAX_BUDGET)
     _check_outputs(args)
     rules = load_usable(args.rules, variant=args.variant, house=list(args.house))
     spec = load_properties(args.property, rules)
@@ -332,7 +339,7 @@ def _prove(args: argparse.Namespace) -> int:
     # folder when it is only printed)
     folder = (os.path.dirname(args.counterexample) if args.counterexample else "") or "."
     result = prove(rules, spec, args.depth, rules_ref=log_ref(args.rules, folder),
-                   house=[log_ref(h, folder) for h in args.house])
+                   house=[log_ref(h, folder) for h in args.house], budget=args.budget)
     if args.counterexample:
         bad = next((r for r in result.results if r.counterexample is not None), None)
         if bad is not None:
@@ -341,7 +348,9 @@ def _prove(args: argparse.Namespace) -> int:
         print(json_text(prove_json(result), indent=1))
     else:
         print(printable(prove_text(result), lines=True))
-    return EXIT_CLEAN if all(r.holds for r in result.results) else EXIT_VIOLATIONS
+    if not all(r.holds for r in result.results):
+        return EXIT_VIOLATIONS
+    return EXIT_CLEAN if result.complete else EXIT_INCOMPLETE
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -103,12 +103,15 @@ _CODES.append(CodeInfo(
     "an unknown bot or move, or a weight or temperature that is not a number from 0 up; a number of games, "
     "moves, workers or a depth out of range.", "ruleslawyer simulate RULES --games 10 --bots randomm"))
 _CODES.append(CodeInfo(
-    "RL171", "lab", "A property file for 'prove' that cannot be used: not YAML, an unknown key, a property "
-    "without an id or without a condition, an expression that does not compile or names a move the rules "
-    "do not have, a scope value that is no value of its parameter; or an opening (the moves played before "
-    "the search) that is not a list of moves as a log writes them, lists too many, or that check would "
-    "refuse: a move of no kind, a malformed or illegal move, an observation no deal fits (the message "
-    "gives check's own code).", "properties:\n  - id: p1\n    invariant: \"vars.nothing >=\""))
+    "RL171", "lab", "A property file for 'prove' that cannot be used: not YAML, not of the shape of "
+    "spec/property.schema.json (an unknown key, said without quoting it, with the closest known key as a hint; a "
+    "list or mapping where a text or number is wanted, or the reverse), a property without an id or without a "
+    "condition, an expression that does not compile or fails in a state, a move the rules do not have; a scope "
+    "value that is no value of its parameter (a count beyond its maximum, an item of no component) or a scope "
+    "that leaves no legal move from the first state; or an opening (the moves played before the search) that is "
+    "not a list of moves as a log writes them, lists too many, repeats a player, or that check would refuse: a "
+    "move of no kind, a malformed or illegal move, an observation no deal fits (the message gives check's own "
+    "code).", "properties:\n  - id: p1\n    invariant: \"vars.nothing >=\""))
 _CODES.append(CodeInfo(
     "RL172", "lab", "The chosen executor cannot run: Dask distributed is not installed (pip install "
     "'ruleslawyer[cluster]') or no scheduler answers at the address given.",
@@ -120,6 +123,19 @@ _CODES.append(CodeInfo(
     "than by adding text at its end (an addition is kept), a line ends with a lone CR, or --house names "
     "overlays its header does not.  The move being recorded is printed as the line to add by hand.",
     "ruleslawyer play game.yaml   # while another 'ruleslawyer play game.yaml' runs"))
+_CODES.append(CodeInfo(
+    "RL173", "lab", "A condition of a property for 'prove' (invariant:, when:, reaches:) that is not a boolean "
+    "expression: its form gives a text, a number or a list (found when the file is read), or its value in a "
+    "state is neither true nor false (a namespace such as vars, a number, nothing): a condition is never judged "
+    "by truthiness.  Compare the value instead (>= 0, == ..., is not none) or use all() / any().",
+    "properties:\n  - {id: p1, invariant: \"vars.left\"}"))
+_CODES.append(CodeInfo(
+    "RL174", "lab", "A search of 'prove' refused for its size: the moves of its first state may number more than "
+    "a state may list (100,000, or the budget if more; the message gives the estimate, the product of each "
+    "parameter's number of values), or a move's outcomes are too many to list at all.  Narrow the scope "
+    "(scope: items: and values:) or raise the budget (--budget, or budget: in the property file).  A search "
+    "that reaches its budget later stops and says how far it got, with exit status 4.",
+    "depth: 1\nproperties:\n  - {id: p1, invariant: \"true\"}   # no scope: every choice of every move"))
 _CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))

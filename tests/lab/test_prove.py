@@ -139,7 +139,7 @@ def test_the_perfect_alibi_properties_hold_over_two_turns_after_the_opening():
     one", and a guess may be made at any moment, digest A20): a property that forgot the
     guess fails here, not at depth 1."""
     rules = load_rules("perfect-alibi", variant="4p")
-    proof = prove(rules, load_properties(str(ALIBI_PROPS), rules), depth=2)
+    proof = prove(rules, load_properties(str(ALIBI_PROPS), rules), depth=2, budget=100_000)
     assert proof.complete and proof.depth == 2
     assert all(r.holds for r in proof.results), [r.message for r in proof.results if not r.holds]
 
