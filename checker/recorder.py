@@ -28,6 +28,7 @@ from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
+from .consistency import solve_view
 from .files import stale_temporaries, write_atomically
 from .log import parse_log_text
 from .nextmoves import next_lines, what_next
@@ -273,7 +274,7 @@ class Recorder:
             if seat is not None:
                 self.say("these rules hide no solution to solve")
             return
-        result = queries.solve(self.rep.deal, self.rep.facts(), seat, max_solutions=10)
+        result = solve_view(self.rep.deal, self.rep.facts(), seat, max_solutions=10)
         out = {"rules": self.rules.canonical_name, "viewpoint": seat.name, "after_move": len(self.log.moves),
                "errors": [], "solve": result.to_json()}
         width = terminal_width()
