@@ -20,7 +20,7 @@ from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
 from ..solver.errors import SolverError
 from ..spec.loader import load_rules, rules_dir, validate_file
-from .capacity import capacity_problems, load_usable
+from .capacity import load_usable
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .textout import fit, json_text, terminal_width
@@ -347,7 +347,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
         for path in args.files:
-            diags = validate_file(path, capacity_problems)
+            diags = validate_file(path)
             all_diags.extend(diags)
             if diags:
                 status = EXIT_USAGE

@@ -7,10 +7,19 @@ fits is refused (and reported by the caller) with the few earlier facts that
 clash with it, so that the facts after it are still checked against a
 consistent set.
 
+Consistency and each card's status need no count: when no counting engine
+takes the deal (too many deals for enumeration, facts no faster engine
+handles), :func:`knowledge_of` answers from Z3 alone (:class:`StatusKnowledge`:
+consistency, status, determination, the solutions when few), and only a
+question that needs a count or a chance says that counting is not available
+(:class:`CountingUnavailable`).  So every game whose deal can be dealt is
+checked, shown and played, however big its deal.
+
 >>> from ruleslawyer.spec.deal import build_deal, pin
 >>> from ruleslawyer.spec.facts import Fact, count
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
->>> deal = build_deal(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0])), ("Ann", "Bob", "Cat", "Dan"))
+>>> rules = next(r for r in map(load_rules, map(str, sorted(rules_dir().glob("*.yaml")))) if r.tokens)
+>>> deal = build_deal(rules, ("Ann", "Bob", "Cat", "Dan"))
 >>> a, b = deal.decks[0].cards[:2]
 >>> seen = Observations(deal)
 >>> seen.add(pin(a, "hand:Ann", frozenset({"Ann"}), source="Ann's card")) is None
@@ -18,19 +27,178 @@ True
 >>> clash = seen.add(Fact(count([a, b], deal.solution) == 0, source="an observation"))
 >>> clash.sources
 ("Ann's card",)
+>>> status = StatusKnowledge.initial(deal, "a test").with_fact(seen.facts[0])
+>>> status.status()[a], status.determined(), status.counted
+('in', False, False)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from functools import cached_property
+from typing import Any, Iterable, Mapping
 
-from ..solver.engine import Knowledge
+import z3
+
+from ..solver import queries
+from ..solver.engine import Knowledge, Worlds
 from ..solver.engines import initial
+from ..solver.errors import Inconsistent, NotForced, SolverError
+from ..solver.z3engine import Z3Knowledge
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact
 
-__all__ = ["Observations", "Clash"]
+__all__ = ["Observations", "Clash", "StatusKnowledge", "CountingUnavailable", "StatusResult", "knowledge_of",
+           "with_fact", "counts", "solve_view", "first_determined", "first_inconsistent", "FEW"]
+
+
+class CountingUnavailable(SolverError):
+    """A count or a chance was asked of a deal no counting engine takes (status still answers)."""
+
+
+def _beyond(exc: SolverError) -> bool:
+    """A limit of the counting engines, not an answer (no world fits, nothing forced)."""
+    return not isinstance(exc, (Inconsistent, NotForced))
+
+
+@dataclass(frozen=True, eq=False)
+class StatusKnowledge:
+    """The :class:`~ruleslawyer.solver.engine.Knowledge` protocol from Z3 alone: no count.
+
+    ``consistent``, ``status``, ``determined``, ``zone_status`` and
+    ``solutions`` (when few) are exact; ``count``, ``solution_count``,
+    ``probabilities`` and ``pattern_probabilities`` raise
+    :class:`CountingUnavailable` with :attr:`why`; ``zone_probabilities`` is None.
+    """
+
+    z3k: Z3Knowledge
+    why: str
+
+    counted = False
+
+    @classmethod
+    def initial(cls, deal: Deal, why: str) -> "StatusKnowledge":
+        return cls(Z3Knowledge.initial(deal), why)
+
+    @property
+    def deal(self) -> Deal:
+        return self.z3k.deal
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return self.z3k.facts
+
+    @property
+    def worlds(self) -> Worlds:
+        return "deals"
+
+    def with_fact(self, fact: Fact) -> "StatusKnowledge":
+        return StatusKnowledge(self.z3k.with_fact(fact), self.why)
+
+    def with_facts(self, facts: Iterable[Fact]) -> "StatusKnowledge":
+        return StatusKnowledge(self.z3k.with_facts(facts), self.why)
+
+    def _unavailable(self) -> CountingUnavailable:
+        return CountingUnavailable(f"counting is not available for this deal: {self.why}")
+
+    def count(self) -> int:
+        raise self._unavailable()
+
+    def solution_count(self) -> int:
+        raise self._unavailable()
+
+    def probabilities(self) -> Mapping[str, float]:
+        raise self._unavailable()
+
+    def pattern_probabilities(self) -> Mapping[tuple[int, ...], float]:
+        raise self._unavailable()
+
+    def zone_probabilities(self) -> None:
+        return None
+
+    def consistent(self) -> bool:
+        return self._consistent
+
+    @cached_property
+    def _consistent(self) -> bool:
+        return self.z3k.consistent()
+
+    def status(self) -> dict[str, str]:
+        return dict(self._status)
+
+    @cached_property
+    def _status(self) -> dict[str, str]:
+        return self.z3k.status()
+
+    def determined(self) -> bool:
+        """One solution left: every card of the solution's deck is forced in or out."""
+        return self.consistent() and all(v != "open" for v in self._status.values())
+
+    def solutions(self, limit: int) -> list[frozenset[str]] | None:
+        """The solutions left (models told apart by the solution's cards), None when more than ``limit``."""
+        engine = self.z3k.engine
+        found: list[frozenset[str]] = []
+        engine.solver.push()
+        try:
+            while engine.solver.check(*self.z3k.literals) == z3.sat:
+                model = engine.solver.model()
+                inside = frozenset(c for c, v in engine.inside.items() if z3.is_true(model.eval(v, True)))
+                found.append(inside)
+                if len(found) > limit:
+                    return None
+                engine.solver.add(z3.Or([v != model.eval(v, True) for v in engine.inside.values()]))
+        finally:
+            engine.solver.pop()
+        return found
+
+    def zone_status(self) -> dict[str, dict[str, str]]:
+        """Card -> zone -> "in" | "out" | "open", for every card of every deck (one ``consequences`` call)."""
+        full = Z3Knowledge.initial(self.deal, projected=False).with_facts(self.facts)
+        engine = full.engine
+        names = {str(v): key for key, v in engine.vars.items()}
+        out: dict[str, dict[str, str]] = {c: dict.fromkeys(self.deal.deck_of(c).zone_ids(), "open")
+                                          for c in self.deal.cards}
+        result, implied = engine.solver.consequences(list(full.literals), list(engine.vars.values()))
+        if result == z3.unsat:
+            raise Inconsistent("no world fits the facts")
+        for implication in implied:
+            literal = implication.arg(1) if z3.is_implies(implication) else implication
+            value = "in"
+            if z3.is_not(literal):
+                literal, value = literal.arg(0), "out"
+            card, zone = names[str(literal)]
+            out[card][zone] = value
+        for card, zones in out.items():  # a card forced into one zone is out of the others
+            if "in" in zones.values():
+                out[card] = {z: ("in" if v == "in" else "out") for z, v in zones.items()}
+        return out
+
+
+def counts(knowledge: Any) -> bool:
+    """Whether the knowledge counts worlds (False for :class:`StatusKnowledge`)."""
+    return getattr(knowledge, "counted", True)
+
+
+def knowledge_of(deal: Deal, facts: Iterable[Fact] = ()) -> Knowledge:
+    """Nothing known yet but ``facts``: the fastest exact counting engine, else Z3 alone."""
+    facts = tuple(facts)
+    try:
+        return initial(deal).with_facts(facts)
+    except SolverError as exc:
+        if not _beyond(exc):
+            raise
+        return StatusKnowledge.initial(deal, str(exc)).with_facts(facts)
+
+
+def with_fact(knowledge: Knowledge, fact: Fact) -> Knowledge:
+    """``knowledge.with_fact(fact)``; a counting engine that cannot take the fact hands every fact to Z3."""
+    try:
+        return knowledge.with_fact(fact)
+    except SolverError as exc:
+        if not _beyond(exc):
+            raise
+        facts = tuple(getattr(knowledge, "facts", ()) or ())
+        return StatusKnowledge.initial(knowledge.deal, str(exc)).with_facts((*facts, fact))
 
 
 @dataclass(frozen=True)
@@ -50,11 +218,21 @@ class Observations:
     facts: list[Fact] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.knowledge = initial(self.deal)
+        self.knowledge = knowledge_of(self.deal)
+
+    def _after(self, fact: Fact) -> Knowledge:
+        if counts(self.knowledge):
+            try:
+                return self.knowledge.with_fact(fact)
+            except SolverError as exc:
+                if not _beyond(exc):
+                    raise
+                self.knowledge = StatusKnowledge.initial(self.deal, str(exc)).with_facts(self.facts)
+        return self.knowledge.with_fact(fact)
 
     def fits(self, fact: Fact) -> bool:
         """Whether some deal fits the accepted facts and this one."""
-        return self.knowledge.with_fact(fact).consistent()
+        return self._after(fact).consistent()
 
     def fits_all(self, facts: Iterable[Fact], without: Any = None) -> bool:
         """Whether some deal fits the accepted facts and all of these together (``without``:
@@ -66,15 +244,13 @@ class Observations:
 
     def add(self, fact: Fact) -> Clash | None:
         """Accept the fact, or refuse it and say which facts it clashes with."""
-        after = self.knowledge.with_fact(fact)
+        after = self._after(fact)
         if after.consistent():
             self.knowledge = after
             self.facts.append(fact)
             return None
-        from ..solver.queries import first_inconsistent  # Z3: only when explaining
-
-        found = first_inconsistent(self.deal, [*self.facts, fact])
-        core = found.core if found is not None else ()
+        # The accepted facts fit, this one does not: a minimal core from Z3 names the clash.
+        core = Z3Knowledge.initial(self.deal).with_facts([*self.facts, fact]).inconsistency_core() or []
         return Clash(fact, tuple(self.facts[i].source for i in core if i < len(self.facts)))
 
     def withdraw(self, source: Any) -> bool:
@@ -83,7 +259,7 @@ class Observations:
         if len(kept) == len(self.facts):
             return False
         self.facts = kept
-        self.knowledge = initial(self.deal).with_facts(kept)
+        self.knowledge = knowledge_of(self.deal, kept)
         return True
 
     def add_all(self, facts: Iterable[Fact]) -> list[Clash]:
@@ -95,3 +271,94 @@ class Observations:
             return None
         found = self.knowledge.solutions(1)
         return frozenset(found[0]) if found else None
+
+
+@dataclass(frozen=True)
+class StatusResult(queries.SolveResult):
+    """A :class:`~ruleslawyer.solver.queries.SolveResult` without counts: Z3's status only.
+
+    ``count`` is 0 and means nothing (its JSON is null), ``solution_count``
+    is the number of solutions when they were few enough to list (else None);
+    the chances are empty and ``why`` says why nothing counts.  ``zone_status``
+    gives, for every card, each zone it is certainly in or out of.
+    """
+
+    why: str = ""
+    zone_status: dict[str, dict[str, str]] = field(default_factory=dict)
+    few: int | None = None  # the number of solutions, when at most the limit asked
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out.update(count=None, solution_count=self.few, counted=False, counting=self.why,
+                   probabilities={}, pattern_probabilities=[])
+        out["zone_status"] = {c: dict(z) for c, z in self.zone_status.items()}
+        return out
+
+
+#: How many solutions a viewpoint without counts lists at most, to say how many are left.
+FEW = 20
+
+
+def solve_view(deal: Deal, facts: list[Fact], viewpoint: "queries.Viewpoint",
+               max_solutions: int = 20) -> queries.SolveResult:
+    """:func:`~ruleslawyer.solver.queries.solve`, or Z3's answer (:class:`StatusResult`) when nothing counts."""
+    try:
+        return queries.solve(deal, facts, viewpoint, max_solutions=max_solutions)
+    except SolverError as exc:
+        if not _beyond(exc):
+            raise
+        why = str(exc)
+    seen = [f for f in facts if viewpoint.sees(f)]
+    k = StatusKnowledge.initial(deal, why).with_facts(seen)
+    consistent = k.consistent()
+    few = k.solutions(max(max_solutions, FEW)) if consistent else []
+    listed = few if few is not None and len(few) <= max_solutions else None
+    order = {c: i for i, c in enumerate(deal.solution_cards)}
+    return StatusResult(
+        viewpoint=viewpoint.name, facts_seen=len(seen), worlds="deals", count=0,
+        solution_count=len(few) if few is not None else 0, consistent=consistent,
+        determined=consistent and k.determined(), status=k.status() if consistent else {},
+        probabilities={}, pattern_probabilities={}, zone_probabilities=None,
+        solutions=None if listed is None else sorted(sorted(x, key=order.__getitem__) for x in listed),
+        why=why, zone_status=k.zone_status() if consistent else {}, few=None if few is None else len(few))
+
+
+def first_determined(deal: Deal, facts: list[Fact], viewpoints: list["queries.Viewpoint"]) -> dict[str, int | None]:
+    """:func:`~ruleslawyer.solver.queries.first_determined`, from Z3 when nothing counts the deal."""
+    try:
+        return queries.first_determined(deal, facts, viewpoints)
+    except SolverError as exc:
+        if not _beyond(exc):
+            raise
+        why = str(exc)
+    out: dict[str, int | None] = {}
+    for view in viewpoints:
+        k = StatusKnowledge.initial(deal, why)
+        out[view.name] = -1 if k.determined() else None
+        for i, fact in enumerate(facts):
+            if out[view.name] is not None:
+                break
+            if view.sees(fact):
+                k = k.with_fact(fact)
+                if k.determined():
+                    out[view.name] = i
+    return out
+
+
+def first_inconsistent(deal: Deal, facts: list[Fact],
+                       viewpoint: "queries.Viewpoint") -> "queries.Inconsistency | None":
+    """:func:`~ruleslawyer.solver.queries.first_inconsistent`, from Z3 when nothing counts the deal."""
+    try:
+        return queries.first_inconsistent(deal, facts, viewpoint)
+    except SolverError as exc:
+        if not _beyond(exc):
+            raise
+    seen = [i for i, f in enumerate(facts) if viewpoint.sees(f)]
+    k = Z3Knowledge.initial(deal)
+    for n, i in enumerate(seen):
+        k = k.with_fact(facts[i])
+        if not k.consistent():
+            prefix = seen[: n + 1]
+            core = tuple(prefix[p] for p in k.inconsistency_core() or ())
+            return queries.Inconsistency(i, core, tuple(facts[j] for j in core))
+    return None

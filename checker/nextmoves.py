@@ -1,7 +1,7 @@
 """What comes next in a game not ended: whose turn, the phase, the moves that are legal.
 
-A move kind is listed for a player when every requirement that does not
-read the move's parameters holds (:meth:`Machine.available`): the turn,
+A move kind is listed for a player, out of the game or not, when every
+requirement that does not read the move's parameters holds (:meth:`Machine.available`): the turn,
 the phase, a supply left.  Its parameters are shown as ``?`` in the log's
 own syntax, ready to be filled in.
 
@@ -25,7 +25,8 @@ def what_next(machine: Machine, state: State, number: int) -> dict[str, Any]:
     """The next move's number, whose turn it is, the phase and the moves legal now."""
     rules = machine.rules
     moves = []
-    for actor in [state.turn, *(p for p in state.active if p != state.turn)]:
+    # every player, out or not: a player out may still have to answer (the rules' requirements say)
+    for actor in [state.turn, *(p for p in state.players if p != state.turn)]:
         for kind, move in rules.moves.items():
             if machine.available(state, actor, kind):
                 play = Play(kind, actor, {p.name: "?" for p in move.params if not p.optional})

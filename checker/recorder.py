@@ -40,6 +40,7 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.paths import ALLOWED, bare_name
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
+from .consistency import solve_view
 from .files import FileLock, LockHeld, real_path, remove_stale_temporaries, signals_held, write_atomically
 from .log import parse_log_text
 from .logedit import LayoutError, append_at, append_move, new_log, remove_last, remove_last_move
@@ -362,7 +363,7 @@ class Recorder:
             if seat is not None:
                 self.say("these rules hide no solution to solve")
             return
-        result = queries.solve(self.rep.deal, self.rep.facts(), seat, max_solutions=10)
+        result = solve_view(self.rep.deal, self.rep.facts(), seat, max_solutions=10)
         out = {"rules": self.rules.canonical_name, "viewpoint": seat.name, "after_move": len(self.log.moves),
                "errors": [], "solve": result.to_json()}
         width = terminal_width()

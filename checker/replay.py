@@ -86,13 +86,23 @@ class Replay:
         """The records' facts, then each move's facts up to move number ``upto`` (1-based).
 
         A card a log shows at the end was its holder's own knowledge from the
-        deal: it counts for that player (and the omniscient) at every move.
+        deal: it counts for that player (and the omniscient) at every move.  A
+        zone nobody owns shown at the end (a card under the board) is seen by
+        the table at the end only: its facts come after every move's, and
+        before the end they count for the omniscient alone.
         """
         chosen = [f for s in self.steps if upto is None or s.number <= upto for f in s.facts
                   if s.index not in self.withdrawn]
-        records = [replace(f, viewers=frozenset({f.source[1]})) if f.source[0] == "end" and f.source[1] in self.players
-                   else f for f in self.records]
-        return [*records, *chosen]
+        records, shown = [], []
+        for f in self.records:
+            if f.source[0] != "end":
+                records.append(f)
+            elif f.source[1] in self.players:
+                records.append(replace(f, viewers=frozenset({f.source[1]})))
+            else:
+                at_end = upto is None or upto >= len(self.steps)
+                shown.append(f if at_end else replace(f, viewers=frozenset()))
+        return [*records, *chosen, *shown]
 
 
 def replay(log: GameLog, rules: Ruleset, reporter: Reporter | None = None) -> Replay:

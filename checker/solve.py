@@ -18,6 +18,7 @@ from ..spec.facts import Fact
 from ..spec.machine import RuleError
 from ..spec.model import Ruleset
 from .check import number_moves
+from .consistency import FEW, StatusResult, first_determined, first_inconsistent, solve_view
 from .log import parse_log
 from .replay import Replay, replay
 from .textout import STATUS_MARK, columns, fit, grid, grid_fits, json_text, terminal_width
@@ -43,11 +44,14 @@ def run_solve(args: argparse.Namespace) -> int:
     number_moves(errors, log)
     if errors:  # the answers take the moves as the replay read them; say first that the log is wrong
         out["problems"] = [d.to_json() for d in errors]
-    result = queries.solve(rep.deal, facts, view, max_solutions=args.list)
+    result = solve_view(rep.deal, facts, view, max_solutions=args.list)
     out["solve"] = result.to_json()
     out["consistent"] = result.consistent
+    if isinstance(result, StatusResult):  # status from Z3, no chances: say so, at the log
+        out["notes"] = [Diagnostic("RL160", f"{result.why}; status comes from Z3, chances need a count",
+                                   Position(args.log, 1, 1), severity="note").to_json()]
     if not result.consistent:
-        found = queries.first_inconsistent(rep.deal, facts, view)
+        found = first_inconsistent(rep.deal, facts, view)
         out["inconsistent"] = {"because": [describe_fact(rules, rep, f) for f in found.facts]} if found else {}
     if args.explain and result.consistent:
         card = _card(rules, rep, args.explain)
@@ -60,7 +64,7 @@ def run_solve(args: argparse.Namespace) -> int:
                           "closing": closing_step(rules, rep, card, expl.status, list(expl.facts))}
     if args.hindsight and result.consistent:
         views = [queries.Viewpoint.spectator(), *(queries.Viewpoint.of_player(p) for p in rep.players)]
-        first = queries.first_determined(rep.deal, facts, views)
+        first = first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
         out["claims"] = grade_claims(rep, args.at)
@@ -223,10 +227,13 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         for b in out.get("inconsistent", {}).get("because", []):
             lines.append("  " + _because(b))
         return "\n".join(lines)
-    lines.append(f"{solve.get('solution_count', solve.get('count'))} {word('sets', 'solution')}(s) remain"
+    left = solve.get("solution_count", solve.get("count"))
+    lines.append(f"{left if left is not None else 'more than ' + str(FEW)} {word('sets', 'solution')}(s) remain"
                  + ("; the solution is determined" if solve.get("determined") else ""))
     tables = zone_tables(rules, rep, solve, width)
-    if solve.get("worlds") == "deals":
+    for note in out.get("notes") or []:
+        lines.append(f"{note['file']}:{note['line']}:{note['column']}: note[{note['code']}]: {note['message']}")
+    if solve.get("worlds") == "deals" and solve.get("count") is not None:
         decks = [rules.name(d.id) for d in rep.deal.decks]
         lines.append(f"{solve.get('count'):,} deals fit" if len(decks) == 1 else
                      f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")

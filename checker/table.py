@@ -27,6 +27,7 @@ from typing import Any, Mapping
 from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
+from .consistency import solve_view
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
@@ -68,10 +69,11 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
     deal = rep.deal
     result = solved
     if result is None and deal.decks and deal.solution:
-        result = queries.solve(deal, rep.facts(at), viewpoint, max_solutions=0)
+        result = solve_view(deal, rep.facts(at), viewpoint, max_solutions=0)
     probs = result.probabilities if result is not None and result.consistent else {}
     status = result.status if result is not None and result.consistent else {}
     zprobs = (result.zone_probabilities or {}) if result is not None and result.consistent else {}
+    zstatus = getattr(result, "zone_status", None) if result is not None and result.consistent else None
     seat = viewpoint.player if viewpoint.kind == "player" else None
     everything = viewpoint.kind == "omniscient"
     short = initials(list(rep.players))
@@ -128,9 +130,14 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         for z in deal.zones:
             if z.owner != p:
                 continue
-            cards = {c: zprobs.get(c, {}).get(z.id, 0.0) for c in deal.deck_of_zone(z.id).cards}
-            known = sorted((c for c, q in cards.items() if q >= 1 - 1e-9), key=lambda c: rules.name(c))
-            possible = sorted(((c, q) for c, q in cards.items() if 1e-9 < q < 1 - 1e-9), key=lambda cq: -cq[1])
+            if zstatus:  # no count: the cards Z3 forces into the zone, and the open ones (no chance)
+                cards = {c: zstatus.get(c, {}).get(z.id, "out") for c in deal.deck_of_zone(z.id).cards}
+                known = sorted((c for c, v in cards.items() if v == "in"), key=lambda c: rules.name(c))
+                possible = [(c, None) for c, v in cards.items() if v == "open"]
+            else:
+                chances = {c: zprobs.get(c, {}).get(z.id, 0.0) for c in deal.deck_of_zone(z.id).cards}
+                known = sorted((c for c, q in chances.items() if q >= 1 - 1e-9), key=lambda c: rules.name(c))
+                possible = sorted(((c, q) for c, q in chances.items() if 1e-9 < q < 1 - 1e-9), key=lambda cq: -cq[1])
             zones.append({"zone": z.family, "size": z.size,
                           "known": [rules.name(c) for c in known],
                           "possible": [{"name": rules.name(c), "p": q} for c, q in possible[:4]],
@@ -238,7 +245,7 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
             bits.append(f"{p['tokens_left']} {v['token_noun']} left")
         for z in p["zones"]:
             known = _cards(z["known"]) or "?"
-            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
+            maybe = _cards([q["name"] + (f" {q['p'] * 100:.0f}%" if q["p"] is not None else "") for q in z["possible"]])
             more = f", +{z['more']} more" if z["more"] else ""
             bits.append(f"{z['zone']}: {known}" + (f" (maybe {maybe}{more})" if maybe and len(z["known"]) < z["size"] else ""))
         lines.append(flags + (": " + "; ".join(bits) if bits else ""))
@@ -294,7 +301,7 @@ def render_svg(v: dict[str, Any]) -> str:
         if "tokens_left" in p:
             bits.append(f"{p['tokens_left']} {v['token_noun']} left")
         for z in p["zones"]:
-            maybe = _cards([f"{q['name']} {q['p'] * 100:.0f}%" for q in z["possible"]])
+            maybe = _cards([q["name"] + (f" {q['p'] * 100:.0f}%" if q["p"] is not None else "") for q in z["possible"]])
             bits.append(f"{z['zone']}: {_cards(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
         deco = ' text-decoration="line-through"' if p["out"] else ""
         out.append(f'<text x="{pad}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} class="player">'

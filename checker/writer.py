@@ -126,7 +126,7 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
     if private:
         lines.append("private:")
         lines.extend(f"  {k}: {_flow(v)}" for k, v in private)
-    lines.append("moves:")
+    lines.append("moves:" if plays else "moves: []")  # a bare "moves:" would be null
     lines.extend("- " + move_text(rules, p) for p in plays)
     if end is not None:
         lines.append("end:")

@@ -207,17 +207,31 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
 
 def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[str, str], rng: random.Random,
          deal: Any, views: Mapping[str, Any]) -> Play | None | bool:
-    """A move the rules oblige someone to make now (the first of them), or None; False when it
+    """A move the rules oblige someone to make now (the first player's), or None; False when it
     cannot be made.  A move whose parameters are all outcomes is completed by the lab itself
-    (no one chooses anything: the same draws whoever sits there)."""
-    for actor, kind in lab.due(state):
-        if not lab.kinds[kind].mover:
-            play = lab.complete(state, actor, kind, {}, world, rng)
-        else:
-            play = by_player[actor].choose(Turn(lab, state, actor, [kind], world, rng, deal, views.get(actor),
-                                                due=True))
-        return False if play is None else play
-    return None
+    (no one chooses anything: the same draws whoever sits there).  When several kinds are due
+    from that player, the hidden deal may decide which applies (a player asked says "cannot"
+    or shows a card, as their hand says): the outcome-only kinds are completed against the
+    deal, and one of those that can be made is drawn; kinds with choices go to the bot."""
+    due = lab.due(state)
+    if not due:
+        return None
+    actor = due[0][0]
+    kinds = [k for p, k in due if p == actor]
+    chosen = [k for k in kinds if lab.kinds[k].mover]
+    plays = []
+    for kind in (k for k in kinds if not lab.kinds[k].mover):
+        play = lab.complete(state, actor, kind, {}, world, rng)
+        if play is not None:
+            plays.append(play)
+    if plays and not chosen:
+        return plays[0] if len(plays) == 1 else plays[rng.randrange(len(plays))]
+    if chosen:
+        play = by_player[actor].choose(Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor),
+                                            due=True))
+        if play is not None:
+            return play
+    return plays[0] if plays else False
 
 
 def _learn(views: dict[str, Any], determined: dict[str, int | None], facts: Sequence[Fact], n: int) -> None:

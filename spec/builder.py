@@ -18,7 +18,7 @@ from .expr import Expr, compile_expr
 from .model import (Cite, Component, ConstraintSpec, DealSpec, DeckSpec, Effect, Flow, Function, Item,
                     LogCheck, Move, MoveParam, Observation, RecordSpec, Require, Ruleset, Scoring, ScoringStep,
                     SolutionSpec, StateVar, Template, TokenSpec, ZoneSpec)
-from .names import SCORING_NAMES, reserved, state_names, static_names
+from .names import SCORING_NAMES, SEAT_NAMES, TABLE_NAMES, reserved, state_names, static_names
 from .source import LMap, position_of
 
 __all__ = ["Ctx", "Builder", "check_references", "unknown", "EFFECT_VERBS", "RECORD_KINDS"]
@@ -168,8 +168,10 @@ class Builder:
                     self.ctx.error("RL126", f"zone family '{fam}' declared twice", zpos,
                                    related=[Related("first declared here", families[fam])])
                 families[fam] = zpos
-                size = None if z["size"] == "rest" else self.expr(z, "size", "static")
-                zones.append(ZoneSpec(str(fam), z.get("per") == "player", size, z["seen_by"], self.cite(z), zpos))
+                per_player = z.get("per") == "player"
+                size = None if z["size"] == "rest" else self.expr(z, "size", "static",
+                                                                  SEAT_NAMES if per_player else TABLE_NAMES)
+                zones.append(ZoneSpec(str(fam), per_player, size, z["seen_by"], self.cite(z), zpos))
             constraints = []
             for c in dnode.get("constraints") or []:
                 for i, fam in enumerate(c["zones"]):

@@ -96,8 +96,10 @@ _CODES.append(CodeInfo(
     "- {pass: Watson}"))
 _CODES.append(CodeInfo(
     "RL160", "limits", "The question is beyond what the solver can answer exactly here: more worlds than it "
-    "may enumerate (the message names the size and the limit), for a house rule that makes the hidden deal "
-    "too big.", ""))
+    "may enumerate (the message names the size and the limit), for a game or a house rule whose hidden deal "
+    "no counting engine takes. Nothing is refused for it: check, show, play and the lab work, consistency and "
+    "each card's status come from Z3, and solve notes (RL160, at the log) that its chances are not available.",
+    ""))
 _CODES.append(CodeInfo(
     "RL170", "lab", "A variant-lab command given something it cannot use: a bot specification that names "
     "an unknown bot or move, or a weight or temperature that is not a number from 0 up; a number of games, "

@@ -8,7 +8,8 @@ attribute's component), and ``shuffled`` makes every distinct permutation
 of it a pattern, each equally likely.
 
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
->>> deal = build_deal(load_rules(str(sorted(rules_dir().glob("*.yaml"))[0]), variant="3p"), ("Ann", "Bob", "Cat"))
+>>> path = next(p for p in sorted(rules_dir().glob("*.yaml")) if load_rules(str(p)).tokens)  # the first with tokens
+>>> deal = build_deal(load_rules(str(path), variant="3p"), ("Ann", "Bob", "Cat"))
 >>> [z.id for z in deal.zones], deal.solution
 (['hand:Ann', 'hand:Bob', 'hand:Cat', 'desk'], ('hand:Ann', 'hand:Bob', 'hand:Cat'))
 >>> deal.decks[0].constraints[0].patterns
@@ -53,6 +54,18 @@ def _number(value: Any, what: str) -> int:
     return value
 
 
+def _size(z: Any, env: Mapping[str, Any], n_players: int, seat: int | None) -> int | None:
+    """A zone's size (None: the rest of the deck); it may read ``n_players`` and, per player, ``seat``."""
+    if z.size is None:
+        return None
+    names = {**env, "n_players": n_players} if seat is None else {**env, "n_players": n_players, "seat": seat}
+    where = f"the size of zone {z.family}" + (f" (seat {seat})" if seat is not None else "")
+    size = _number(z.size.run(names), where)
+    if size < 0:
+        raise DealError(f"{where} is {size}: a zone holds no fewer than 0 cards")
+    return size
+
+
 def build_deal(rules: Ruleset, players: Sequence[str], env: Mapping[str, Any] | None = None) -> Deal:
     """The deal of these players (raise :class:`DealError` if it cannot be dealt)."""
     spec = rules.deal
@@ -69,8 +82,8 @@ def build_deal(rules: Ruleset, players: Sequence[str], env: Mapping[str, Any] | 
         rest: list[int] = []
         for z in deck.zones:
             owners = players if z.per_player else (None,)
-            size = None if z.size is None else _number(z.size.run(env), f"the size of zone {z.family}")
-            for owner in owners:
+            for seat, owner in enumerate(owners):
+                size = _size(z, env, len(players), seat if z.per_player else None)
                 if size is None:
                     rest.append(len(zones))
                 zones.append(Zone(zone_id(z.family, owner), z.family, owner, size or 0, z.seen_by))  # type: ignore[arg-type]

@@ -96,7 +96,10 @@ COMPONENT = obj({"noun": {"type": "string", "minLength": 1, "description": "What
 VARIANT_SET = {"type": "object", "additionalProperties": {
     "oneOf": [{"type": ["integer", "boolean", "array"]},
               obj({"value": PARAM_VALUE, "cite": CITE}, ["value", "cite"])]}}
-ZONE = obj({"per": {"enum": ["player"]}, "size": EXPR, "seen_by": {"enum": ["owner", "everyone", "nobody"]},
+ZONE = obj({"per": {"enum": ["player"]}, "size": {
+    **EXPR, "description": "'rest' (what the deck's other zones leave) or an expression of the parameters, the "
+    "options, the components and n_players; a per: player zone also reads seat, its owner's place in the "
+    "seating order (0 for the first player listed), so hand sizes may differ by seat."}, "seen_by": {"enum": ["owner", "everyone", "nobody"]},
             "cite": CITE}, ["size", "seen_by"])
 CONSTRAINT = obj({"zones": {"type": "array", "minItems": 1, "items": ID}, "count_by": ID,
                   "pattern": EXPR, "shuffled": EXPR, "cite": CITE}, ["zones", "count_by", "pattern"])

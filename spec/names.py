@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from .model import Ruleset
 
-__all__ = ["STATIC_NAMES", "STATE_NAMES", "TOKEN_NAMES", "SCORING_NAMES", "static_names", "state_names",
+__all__ = ["STATIC_NAMES", "STATE_NAMES", "TABLE_NAMES", "SEAT_NAMES", "TOKEN_NAMES", "SCORING_NAMES", "static_names", "state_names",
            "reserved"]
 
 #: Readable without a game in progress (checks of the rules, the deal's sizes).
@@ -30,6 +30,11 @@ STATE_NAMES = STATIC_NAMES | frozenset({
     "players", "n_players", "actor", "phase", "turn", "first", "out", "active", "ended", "vars", "move",
     "next_active", "everyone", "setup", "move_number", "unknown",
 })
+#: Readable by the size of a zone: the number of players at the table; a zone
+#: of a ``per: player`` family also reads ``seat``, its owner's place in the
+#: seating order (0 for the first player listed), so sizes may differ by seat.
+TABLE_NAMES = frozenset({"n_players"})
+SEAT_NAMES = TABLE_NAMES | frozenset({"seat"})
 #: Given by a ``tokens:`` section.
 TOKEN_NAMES = frozenset({"spaces", "tokens", "tokens_left", "tokens_left_of"})
 #: Added while scoring.
@@ -55,4 +60,4 @@ def state_names(rules: "Ruleset") -> frozenset[str]:
 
 def reserved() -> frozenset[str]:
     """Names a rule file may not give its own components, attributes, zones or functions."""
-    return STATE_NAMES | TOKEN_NAMES | SCORING_NAMES
+    return STATE_NAMES | SEAT_NAMES | TOKEN_NAMES | SCORING_NAMES

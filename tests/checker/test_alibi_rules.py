@@ -346,7 +346,7 @@ def test_each_games_published_log_schema_is_up_to_date_and_takes_its_example_log
 
     root = Path(__file__).resolve().parents[2]
     published = game_log_schemas(root)
-    assert {p.parent.name for p in published} == {"lady-alice", "perfect-alibi"}
+    assert {p.parent.name for p in published} == {p.stem for p in (root / "rules").glob("*.yaml")}  # every game
     for path, schema in published.items():
         assert json.loads(path.read_text()) == json.loads(json.dumps(schema)), f"{path}: run spec/make_schema.py"
         validator = jsonschema.Draft202012Validator(schema)

@@ -29,8 +29,9 @@ def test_doctests(name):
     assert failed == 0
 
 
-def test_every_code_is_explained_with_its_rule_and_example():
-    rules = load_rules("lady-alice")
+@pytest.mark.parametrize("game", sorted(p.stem for p in (ROOT / "rules").glob("*.yaml")))
+def test_every_code_is_explained_with_its_rule_and_example(game):
+    rules = load_rules(game)
     for code in sorted(game_codes(rules)):
         text = explain(code)
         assert text is not None and "Cites:" in text and "\u201c" in text, code

@@ -41,6 +41,11 @@ def test_the_first_game_keeps_its_golden_files_where_they_were():
                for p in example_logs(game))
 
 
+def test_every_bundled_game_has_its_examples():
+    """A game added to rules/ has an examples folder, so the tests over the games run on it."""
+    assert set(GAMES) == {p.stem for p in (ROOT / "rules").glob("*.yaml")}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_code_has_an_example_that_reports_it(game, monkeypatch):
     monkeypatch.chdir(ROOT)

@@ -13,7 +13,7 @@ from ruleslawyer.spec.loader import validate_file
 
 from ..conftest import ROOT
 
-DOCS = [ROOT / "README.md", ROOT / "examples" / "lady-alice" / "README.md", ROOT / "examples" / "perfect-alibi" / "README.md"]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "examples").glob("*/README.md"))]  # every game's README
 BLOCK = re.compile(r"^```yaml\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 

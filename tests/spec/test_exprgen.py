@@ -29,7 +29,7 @@ from ruleslawyer.spec import expr as X
 from ruleslawyer.spec.diagnostics import DiagnosticError
 from ruleslawyer.spec.expr import Expr, ExprError, LimitError, Namespace, compile_expr
 from ruleslawyer.spec.facts import Zones, count, member
-from ruleslawyer.spec.loader import load_rules
+from ruleslawyer.spec.loader import load_rules, rules_dir
 
 from ..conftest import ROOT
 
@@ -139,8 +139,8 @@ class _Oracle:
         monkeypatch.setattr(Expr, "run", checked)
 
 
-RULE_FILES = [("lady-alice", "4p", ()), ("lady-alice", "3p", ()), ("perfect-alibi", "4p", ()),
-              ("perfect-alibi", "3p", ())]
+#: Every bundled game, in 4 and 3 players.
+RULE_FILES = [(p.stem, v, ()) for p in sorted(rules_dir().glob("*.yaml")) for v in ("4p", "3p")]
 HOUSE = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "house").glob("*.yaml"))
 
 

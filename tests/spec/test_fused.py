@@ -26,11 +26,14 @@ from ruleslawyer.spec.diagnostics import DiagnosticError
 from ruleslawyer.spec.expr import (Expr, LimitError, Namespace, compile_expr, each, evaluations, first_failing,
                                    holding, truth_of)
 from ruleslawyer.spec.facts import Lin, count, is_formula
-from ruleslawyer.spec.loader import load_rules
+from ruleslawyer.spec.loader import load_rules, rules_dir
 from ruleslawyer.spec.machine import Machine, Play, RuleError, State
 from ruleslawyer.spec.model import Effect
 
 from .test_exprgen import ENV, _expressions, _exprs
+
+#: Every bundled game: a new rule file in rules/ is tested by adding it.
+GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
 
 
 def _plain(e: Expr) -> Callable[[Any], Any]:
@@ -151,7 +154,7 @@ def _values(env: dict[str, Any], exprs: list[Expr]) -> list[tuple[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["lady-alice", "perfect-alibi"])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_renewed_environment_gives_what_a_new_one_gives(name, monkeypatch):
     """At states of simulated games, every expression of the rule set reads the same in the
     environment :meth:`Machine.renew` keeps as in one :meth:`Machine.env` builds."""
@@ -329,7 +332,7 @@ def _result(machine: Machine, state: State, play: Any) -> tuple[Any, ...]:
             None if out.ended_by is None else out.ended_by.position)
 
 
-@pytest.mark.parametrize("name,games", [("lady-alice", 3), ("perfect-alibi", 8)])
+@pytest.mark.parametrize("name,games", [(g, {"perfect-alibi": 8}.get(g, 3)) for g in GAMES])
 def test_the_generated_effects_give_what_the_closures_give(name, games):
     """Every move of simulated games applied by each kind's generated function (within
     evaluations()) and by the effects one at a time through the closures (outside): the same
