@@ -227,13 +227,21 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         for b in out.get("inconsistent", {}).get("because", []):
             lines.append("  " + _because(b))
         return "\n".join(lines)
-    left = solve.get("solution_count", solve.get("count"))
-    lines.append(f"{left if left is not None else 'more than ' + str(FEW)} {word('sets', 'solution')}(s) remain"
-                 + ("; the solution is determined" if solve.get("determined") else ""))
+    estimate = solve.get("estimate")
+    if estimate:  # no exact engine counts this deal: nothing is counted, chances are estimated
+        lines.append(f"{word('sets', 'solution')}s not counted: no exact engine fits"
+                     + ("; the solution is determined" if solve.get("determined") else ""))
+    else:
+        left = solve.get("solution_count", solve.get("count"))
+        lines.append(f"{left if left is not None else 'more than ' + str(FEW)} {word('sets', 'solution')}(s) remain"
+                     + ("; the solution is determined" if solve.get("determined") else ""))
     tables = zone_tables(rules, rep, solve, width)
     for note in out.get("notes") or []:
         lines.append(f"{note['file']}:{note['line']}:{note['column']}: note[{note['code']}]: {note['message']}")
-    if solve.get("worlds") == "deals" and solve.get("count") is not None:
+    if estimate:
+        lines.append(f"chances below are ESTIMATES from {estimate['samples']:,} sampled deals "
+                     "(95 % intervals: --format json); the marks ! and x are exact")
+    elif solve.get("worlds") == "deals" and solve.get("count") is not None:
         decks = [rules.name(d.id) for d in rep.deal.decks]
         lines.append(f"{solve.get('count'):,} deals fit" if len(decks) == 1 else
                      f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")

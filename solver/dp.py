@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, reduce
 from math import prod
 from operator import or_
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -582,14 +582,17 @@ class DPKnowledge:
     _valid: tuple[np.ndarray, ...] = field(repr=False)
     _frame: _Frame | None = field(repr=False)          # None: no world is left
     _reduced: list = field(repr=False, compare=False)  # per part: _Reduced, filled on demand
+    #: Where a fact this engine does not count sends every fact (None: :class:`NotExact` is raised).
+    fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def initial(cls, deal: Deal) -> "DPKnowledge":
+    def initial(cls, deal: Deal, fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = None
+                ) -> "DPKnowledge":
         """Every deal, no fact yet; :class:`NotExact` if the deal is out of reach."""
         layout = _layout(deal)
         valid = tuple(np.ones(p.shape, bool) for p in layout.parts)
         frame = cls._frame_of(layout, valid, [(0, 0)] * len(valid), range(len(valid)))
-        return cls(deal, (), layout, valid, frame, [None] * len(valid))
+        return cls(deal, (), layout, valid, frame, [None] * len(valid), fallback)
 
     @property
     def worlds(self) -> str:
@@ -614,25 +617,31 @@ class DPKnowledge:
     def with_fact(self, fact: Fact) -> "DPKnowledge":
         """The knowledge after one more fact (:class:`NotExact` if it ties several owners)."""
         facts = self.facts + (fact,)
-        p = self._layout.part_of(fact.formula)
+        try:
+            p = self._layout.part_of(fact.formula)
+        except NotExact:
+            if self.fallback is None:
+                raise
+            return self.fallback(self.deal, facts)  # type: ignore[return-value]
         if self._frame is None:
-            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [])
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback)
         if p is None:
             if fact.formula.holds({}):
-                return DPKnowledge(self.deal, facts, self._layout, self._valid, self._frame, self._reduced)
-            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [])
+                return DPKnowledge(self.deal, facts, self._layout, self._valid, self._frame, self._reduced,
+                                   self.fallback)
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback)
         ok = self._valid[p] & self._layout.truth(p, fact.formula)
         valid = self._valid[:p] + (ok,) + self._valid[p + 1:]
         frame = self._frame_of(self._layout, valid, list(self._frame.fixed), [p])
         if frame is None:
-            return DPKnowledge(self.deal, facts, self._layout, valid, None, [])
+            return DPKnowledge(self.deal, facts, self._layout, valid, None, [], self.fallback)
         if frame.keep == self._frame.keep and frame.hidden_keep == self._frame.hidden_keep \
                 and frame.fixed == self._frame.fixed:
             reduced = list(self._reduced)
             reduced[p] = None
         else:
             reduced = [None] * len(valid)
-        return DPKnowledge(self.deal, facts, self._layout, valid, frame, reduced)
+        return DPKnowledge(self.deal, facts, self._layout, valid, frame, reduced, self.fallback)
 
     def with_facts(self, facts: Iterable[Fact]) -> "DPKnowledge":
         knowledge = self

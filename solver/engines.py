@@ -1,12 +1,18 @@
-"""Which counting engine answers for a deal: :func:`initial`.
+"""Which engine answers for a deal: :func:`initial`, which never refuses a deal for its size.
 
 * The deal projects (see :mod:`solver.frame`): the numpy engine's
   projected mode, counting solutions.  A fact that does not project moves
   the knowledge (all its facts) to the next choice below.
-* Otherwise: numpy's full mode when the deal has at most
-  :data:`~ruleslawyer.solver.enumerate.MAX_WORLDS` deals; else the
-  dynamic-programming engine (``solver/dp.py``) when present and it says it
-  applies; else :class:`~ruleslawyer.solver.errors.TooBig`.
+* Otherwise, the first that fits: numpy's full mode when the deal has at
+  most :data:`~ruleslawyer.solver.enumerate.MAX_WORLDS` deals; the subset
+  dynamic program (``solver/dp.py``) when it applies; the zone engine
+  (``solver/zones.py``: one deck, facts each about one zone, a group
+  constraint per zone) when it applies; else
+  :class:`~ruleslawyer.solver.sampled.SampledKnowledge`: consistency and
+  status exact from Z3, chances estimated from samples (``estimate`` is
+  True), counts refused with :class:`~ruleslawyer.solver.errors.NeedsCounting`.
+  The choice depends on the shape of the deal and of the facts, never on a
+  game.  A fact an engine does not take moves every fact down this list.
 
 >>> from ruleslawyer.spec.dealmodel import Deck, Zone
 >>> from ruleslawyer.spec.facts import count, member
@@ -28,12 +34,14 @@ from types import ModuleType
 
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact
+from . import zones
 from .engine import Knowledge
 from .enumerate import MAX_WORLDS, ProjectedKnowledge, full_knowledge, full_size
 from .errors import SolverError, TooBig
 from .frame import frame_of
+from .sampled import SampledKnowledge
 
-__all__ = ["initial", "rebuild"]
+__all__ = ["initial", "rebuild", "exact_engine"]
 
 
 def _optional_dp() -> ModuleType | None:
@@ -49,26 +57,52 @@ def _optional_dp() -> ModuleType | None:
 _dp = _optional_dp()
 
 
-def rebuild(deal: Deal, facts: tuple[Fact, ...] = ()) -> Knowledge:
-    """A knowledge of ``deal`` after ``facts`` that counts full deals."""
+def _full_size(deal: Deal) -> int | None:
     try:
-        size: int | None = full_size(deal)
+        return full_size(deal)
     except SolverError:  # a deck with several constraints: not enumerated in full mode
-        size = None
+        return None
+
+
+def exact_engine(deal: Deal, facts: tuple[Fact, ...] = ()) -> str | None:
+    """The exact counting engine :func:`rebuild` picks (None: chances are estimated).
+
+    >>> from ruleslawyer.spec.dealmodel import Deck, Zone
+    >>> exact_engine(Deal((Deck("d", tuple("ab"), (Zone("x", "x", None, 1), Zone("y", "y", None, 1))),),
+    ...                   solution=("x",)))
+    'enumerate'
+    """
+    size = _full_size(deal)
     if size is not None and size <= MAX_WORLDS:
-        return full_knowledge(deal, facts)
-    # -- hook: the dynamic-programming engine, for large spaces whose facts each
-    # -- concern one zone (solver/dp.py exposes applicable() and DPKnowledge).
+        return "enumerate"
     if _dp is not None and _dp.applicable(deal, facts):
-        return _dp.DPKnowledge.initial(deal).with_facts(facts)
-    if size is None:
-        raise SolverError("no engine counts this deal: a deck has several group constraints")
-    raise TooBig(f"{size:,} deals are more than full enumeration takes ({MAX_WORLDS:,}) "
-                 "and no other engine applies to these facts")
+        return "dp"
+    if zones.applicable(deal, facts):
+        return "zones"
+    return None
+
+
+def rebuild(deal: Deal, facts: tuple[Fact, ...] = ()) -> Knowledge:
+    """A knowledge of ``deal`` after ``facts`` that counts full deals (or estimates, beyond reach)."""
+    engine = exact_engine(deal, facts)
+    if engine == "enumerate":
+        return full_knowledge(deal, facts)
+    if engine == "dp":
+        return _dp.DPKnowledge.initial(deal, fallback=rebuild).with_facts(facts)  # type: ignore[union-attr]
+    if engine == "zones":
+        return zones.ZoneKnowledge.initial(deal, fallback=rebuild).with_facts(facts)
+    size = _full_size(deal)
+    reason = (f"{size:,} deals are more than full enumeration takes (RULESLAWYER_MAX_WORLDS, "
+              f"{MAX_WORLDS:,}) and no other exact engine fits the deal and these facts"
+              if size is not None else "no exact engine fits the deal and these facts")
+    return SampledKnowledge.initial(deal, reason=reason).with_facts(facts)
 
 
 def initial(deal: Deal) -> Knowledge:
-    """Nothing known yet, in the fastest engine that answers exactly."""
+    """Nothing known yet, in the fastest engine that answers exactly (never refused for size)."""
     if frame_of(deal) is not None:
-        return ProjectedKnowledge.initial(deal, fallback=rebuild)
+        try:
+            return ProjectedKnowledge.initial(deal, fallback=rebuild)
+        except TooBig:  # more solutions than the numpy engine enumerates: the next engine
+            pass
     return rebuild(deal)

@@ -21,3 +21,11 @@ class NotForced(SolverError):
 
 class TooBig(SolverError):
     """The worlds an engine would have to enumerate exceed its limit."""
+
+
+class NeedsCounting(SolverError):
+    """A count (or an exact chance) was asked of a knowledge no exact engine counts.
+
+    Its consistency and each card's status are still exact (Z3); chances
+    are estimates (``knowledge.estimate`` is True).
+    """

@@ -141,7 +141,11 @@ class SolveResult:
     ``status``, ``probabilities``, ``pattern_probabilities`` and
     ``zone_probabilities`` are empty when no world fits; ``solutions`` is
     None when more than the limit are left; ``zone_probabilities`` is None
-    when the engine does not tell zones apart.
+    when the engine does not tell zones apart.  When no exact engine counts
+    the deal (``estimate``), ``count`` and ``solution_count`` are None, the
+    chances are estimates from ``samples`` sampled deals and each has its
+    interval (``intervals``, ``zone_intervals``: 95 %, Wilson); the status
+    is still exact.
     """
 
     viewpoint: str
@@ -156,6 +160,10 @@ class SolveResult:
     pattern_probabilities: dict[tuple[int, ...], float]
     zone_probabilities: dict[str, dict[str, float]] | None
     solutions: list[list[str]] | None
+    estimate: bool = False
+    samples: int | None = None
+    intervals: dict[str, tuple[float, float]] | None = None
+    zone_intervals: dict[str, dict[str, tuple[float, float]]] | None = None
 
     def to_json(self) -> Json:
         out = {
@@ -169,6 +177,11 @@ class SolveResult:
         }
         if self.zone_probabilities is not None:
             out["zone_probabilities"] = {c: dict(z) for c, z in self.zone_probabilities.items()}
+        if self.estimate:
+            out["estimate"] = {"samples": self.samples, "confidence": 0.95,
+                               "intervals": {c: list(i) for c, i in (self.intervals or {}).items()},
+                               "zone_intervals": {c: {z: list(i) for z, i in per.items()}
+                                                  for c, per in (self.zone_intervals or {}).items()}}
         return out
 
 
@@ -185,6 +198,8 @@ def solve(deal: Deal, facts: Sequence[Fact], viewpoint: Viewpoint | None = None,
     viewpoint = viewpoint or Viewpoint.spectator()
     knowledge = _knowledge(deal, facts, viewpoint)
     consistent = knowledge.consistent()
+    if getattr(knowledge, "estimate", False):
+        return _estimated(knowledge, viewpoint, sum(1 for f in facts if viewpoint.sees(f)), consistent)
     return SolveResult(
         viewpoint=viewpoint.name,
         facts_seen=sum(1 for f in facts if viewpoint.sees(f)),
@@ -199,6 +214,22 @@ def solve(deal: Deal, facts: Sequence[Fact], viewpoint: Viewpoint | None = None,
         zone_probabilities=_plain(knowledge.zone_probabilities()) if consistent else {},
         solutions=_sorted_solutions(deal, knowledge.solutions(max_solutions)),
     )
+
+
+def _estimated(knowledge: Any, viewpoint: Viewpoint, seen: int, consistent: bool) -> SolveResult:
+    """What a knowledge no exact engine counts answers: exact status, estimated chances."""
+    return SolveResult(
+        viewpoint=viewpoint.name, facts_seen=seen, worlds=knowledge.worlds, count=None,  # type: ignore[arg-type]
+        solution_count=None, consistent=consistent,  # type: ignore[arg-type]
+        determined=knowledge.determined() if consistent else False,
+        status=knowledge.status() if consistent else {},
+        probabilities=_plain(knowledge.probabilities()) if consistent else {},
+        pattern_probabilities={},
+        zone_probabilities=_plain(knowledge.zone_probabilities()) if consistent else {},
+        solutions=None, estimate=True,
+        samples=knowledge.samples() if consistent else None,
+        intervals=knowledge.intervals() if consistent else {},
+        zone_intervals=knowledge.zone_intervals() if consistent else {})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import pytest
 from ruleslawyer.solver import brute, engine, engines, enumerate as numpy_engine, errors, frame, queries, z3engine
 from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import FullKnowledge, ProjectedKnowledge
-from ruleslawyer.solver.errors import Inconsistent, NotForced, SolverError, TooBig
+from ruleslawyer.solver.errors import Inconsistent, NeedsCounting, NotForced, SolverError, TooBig
 from ruleslawyer.solver.frame import SOLUTION, frame_of, pins_conflict, project
 from ruleslawyer.solver.z3engine import Z3Knowledge
 from ruleslawyer.spec.dealmodel import Deal, DealError, Deck, GroupCount, Zone
@@ -178,12 +178,16 @@ def test_projection_switches_to_full_mode():
     assert close(k.zone_probabilities()["a"]["hand:Bob"], slow.zone_probabilities()["a"]["hand:Bob"])
 
 
-def test_too_big_names_the_size_and_the_limit():
+def test_too_big_to_count_still_answers_status_and_names_the_size_and_the_limit():
     big = DEALS[5]  # 5 hands: 6,881,280 deals
     k = engines.initial(big)
     assert k.worlds == "solutions" and k.count() == 57_344
-    with pytest.raises(TooBig, match=r"6,881,280 deals.*1,000,000"):
-        k.with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
+    out = k.with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
+    assert out.estimate and out.consistent()
+    slow_status = engines.initial(big).with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
+    assert out.status() == Z3Knowledge.initial(big).with_facts(slow_status.facts).status()
+    with pytest.raises(NeedsCounting, match=r"6,881,280 deals.*RULESLAWYER_MAX_WORLDS.*1,000,000"):
+        out.count()
     with pytest.raises(TooBig, match="6,881,280"):
         FullKnowledge.initial(big)
 
@@ -193,7 +197,7 @@ def test_dynamic_programming_hook(monkeypatch):
 
     class FakeDP:
         @staticmethod
-        def initial(deal):
+        def initial(deal, fallback=None):
             calls.append(deal)
             return BruteKnowledge.initial(TWO)
 
@@ -202,8 +206,10 @@ def test_dynamic_programming_hook(monkeypatch):
     k = engines.initial(DEALS[5]).with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
     assert calls == [DEALS[5]] and isinstance(k, BruteKnowledge)
     monkeypatch.setattr(engines, "_dp", types.SimpleNamespace(applicable=lambda d, f: False))
-    with pytest.raises(TooBig):
-        engines.initial(DEALS[5]).with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
+    k = engines.initial(DEALS[5]).with_fact(F(member("suspect1", {"hand:Alice"}) == 0))
+    assert k.estimate  # no exact engine: estimates, and counts refused
+    with pytest.raises(NeedsCounting):
+        k.count()
 
 
 def test_two_decks_weights_multiply():
@@ -260,8 +266,12 @@ def test_several_constraints_on_one_deck():
     assert slow.count() == 2 and slow.probabilities() == {"a": Fraction(1, 2), "b": Fraction(1, 2), "c": 0}
     z = Z3Knowledge.initial(deal)
     assert not z.projected and z.status()["c"] == "out"
-    with pytest.raises(SolverError):
-        engines.initial(deal)
+    k = engines.initial(deal)  # no engine counts it: status from Z3, counts and estimates refused
+    assert k.status() == z.status() and k.consistent()
+    with pytest.raises(NeedsCounting):
+        k.count()
+    with pytest.raises(NeedsCounting, match="several group constraints"):
+        k.probabilities()
 
 
 # The log of the explanation tests.  After f0..f3 only {a,b} is left; f4

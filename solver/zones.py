@@ -1,0 +1,874 @@
+"""Exact counting when every fact speaks of one zone: inclusion–exclusion over the cards facts name.
+
+A deal of one deck into zones of fixed sizes (a zone may hold a fixed number
+of cards of each group: "one card of each category in the solution"), with
+facts that each speak of one zone only ("this hand holds none of these
+cards", "at least one of them", "the solution is not this triple").  A
+world is a choice of content per zone, disjoint and covering the deck, each
+allowed by its zone's facts.  By inclusion–exclusion over the subsets ``S``
+of the cards in play:
+
+    count = sum over S of (-1)**(n - |S|) * prod over zones z of zeta_z(S)
+
+where ``zeta_z(S)`` counts the contents of ``z`` inside ``S`` its facts
+allow (the sizes add up to ``n``, so covering means disjoint).  What makes
+it cheap is that a zone's facts name few cards: ``zeta_z(S)`` depends only
+on ``S`` restricted to the cards the zone's facts name (its *relevant*
+cards, a small truth table over their subsets) and on how many other cards
+it may hold lie in ``S`` (one count per group of the zone).  Cards no fact
+names (after simplification) are interchangeable when they may lie in the
+same zones and belong to the same groups: they are counted by number, a
+binomial weight per *type*, never one subset at a time.  The sum runs over
+the subsets of the relevant cards times the numbers of each free type (the
+*terms*, at most :data:`MAX_TERMS`), each term a product of one gathered
+table entry per zone.
+
+Before counting, each zone's truth table is simplified one card at a time:
+a card the zone's facts rule out leaves the zone's allowed cards, a card
+they force is pinned (it leaves the deck, the zone is one card smaller),
+and a card whose presence does not matter is no longer relevant.  A card
+allowed in a single zone is pinned there.  This repeats until nothing
+changes, so "cannot answer" facts and a player's own hand cost nothing.
+
+The chance of a card in a zone comes from the zone's *cofactor* (the other
+zones' product per term): aggregated over the zone's own table and summed
+over supersets for its relevant cards, summed over the terms where the card
+is in ``S`` for the others.  The solution zone keeps every relevant card it
+may hold, so its contents (the solutions) are listed exactly: a content is
+its relevant cards and, per free type, how many of its cards.
+
+Sums and products are uint64, exact modulo 2**64, and every count is below
+2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
+is exact.
+
+>>> from ruleslawyer.spec.dealmodel import Deal, Deck, GroupCount, Zone
+>>> from ruleslawyer.spec.facts import Fact, count
+>>> deck = Deck("d", ("s1", "s2", "w1", "w2", "x"), (Zone("env", "env", None, 2),
+...     Zone("hand:Ann", "hand", "Ann", 2), Zone("hand:Bob", "hand", "Bob", 1)),
+...     (GroupCount(("env",), (("s1", "s2"), ("w1", "w2")), ((1, 1),)),))
+>>> k = ZoneKnowledge.initial(Deal((deck,), solution=("env",), players=("Ann", "Bob")))
+>>> k.count(), k.solution_count()
+(12, 4)
+>>> k = k.with_fact(Fact(count(["s1", "w1"], {"hand:Ann"}) == 0))
+>>> k.count(), k.status()["s1"], k.zone_probabilities()["x"]["hand:Ann"]
+(5, 'open', 0.8)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from math import comb, prod
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ..spec.dealmodel import Deal, Deck, DealError
+from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not, Or
+from .enumerate import _limit
+from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
+
+__all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
+
+#: Terms of the inclusion–exclusion: subsets of the relevant cards times the numbers of each
+#: free type (memory: about 8 bytes times the zones, times this, at once).
+MAX_TERMS = _limit("MAX_TERMS", 1 << 22)
+#: Cards one zone's facts may name before simplification (its truth table has 2**this rows).
+MAX_ZONE_CARDS = _limit("MAX_ZONE_CARDS", 20)
+
+_U64 = np.uint64
+_ONES = np.uint64(2**64 - 1)
+
+
+class NotLocal(SolverError, ValueError):
+    """A deal or fact this engine does not count (see :func:`applicable`)."""
+
+
+def _limit_error(what: str, needed: int, name: str, value: int) -> TooBig:
+    return TooBig(f"{what}: {needed:,} is more than RULESLAWYER_{name} ({value:,}) allows; "
+                  f"set RULESLAWYER_{name}={needed} or more to count exactly (or ask for status only)")
+
+
+# -- the deal's shape ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Shape:
+    """The deck, its zones, and the groups each zone counts by."""
+
+    deck: Deck
+    zones: tuple[str, ...]
+    sizes: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]       # zone -> card index -> group of the zone
+    patterns: tuple[tuple[int, ...], ...]     # zone -> cards of each group it holds
+    solution: int                             # the solution zone's index
+    pattern: tuple[int, ...] | None           # the solution deck's constraint's one pattern
+    zone_index: dict[str, int]
+    card_index: dict[str, int]
+
+
+def _shape_problem(deal: Deal) -> str | None:
+    if len(deal.decks) != 1:
+        return "the deal has several decks"
+    if len(deal.solution) != 1:
+        return "the solution is not one zone"
+    deck = deal.decks[0]
+    seen: set[str] = set()
+    for g in deck.constraints:
+        if len(g.zones) != 1 or g.zones[0] in seen:
+            return "a group constraint spans several zones"
+        if len(g.patterns) != 1:
+            return "a group constraint draws one of several patterns"
+        seen.add(g.zones[0])
+    if len(deck.cards) >= 64:
+        return "the deck has 64 cards or more"
+    if deal.deals() >= 2**63:
+        return "more than 2**63 deals"
+    return None
+
+
+@lru_cache(maxsize=16)
+def _shape(deal: Deal) -> _Shape:
+    problem = _shape_problem(deal)
+    if problem:
+        raise NotLocal(problem)
+    deal.validate()
+    deck = deal.decks[0]
+    card_index = {c: i for i, c in enumerate(deck.cards)}
+    zone_index = {z.id: i for i, z in enumerate(deck.zones)}
+    by_zone = {g.zones[0]: g for g in deck.constraints}
+    groups, patterns = [], []
+    for z in deck.zones:
+        g = by_zone.get(z.id)
+        if g is None:
+            groups.append((0,) * len(deck.cards))
+            patterns.append((z.size,))
+            continue
+        of = [len(g.groups)] * len(deck.cards)
+        for k, grp in enumerate(g.groups):
+            for c in grp:
+                of[card_index[c]] = k
+        rest = z.size - sum(g.patterns[0])
+        if rest < 0:
+            raise DealError(f"zone {z.id}: its pattern takes more cards than it holds")
+        groups.append(tuple(of))
+        patterns.append((*g.patterns[0], rest))
+    sol = zone_index[deal.solution[0]]
+    first = deck.constraints[0] if deck.constraints else None
+    return _Shape(deck, tuple(z.id for z in deck.zones), tuple(z.size for z in deck.zones), tuple(groups),
+                  tuple(patterns), sol, first.patterns[0] if first else None, zone_index, card_index)
+
+
+def _zone_of(shape: _Shape, formula: Formula) -> int | None:
+    """The one zone a formula speaks of (None: none); :class:`NotLocal` if several."""
+    zones: set[str] = set()
+    for atom in formula.atoms():
+        for card, zs, _w in atom.lin.terms:
+            if card in shape.card_index:
+                zones |= zs & shape.zone_index.keys()
+    if len(zones) > 1:
+        raise NotLocal(f"a fact ties several zones ({', '.join(sorted(zones))})")
+    return shape.zone_index[zones.pop()] if zones else None
+
+
+def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
+    """True when :class:`ZoneKnowledge` counts this deal under these facts.
+
+    One deck; the solution one zone; each group constraint on one zone with
+    one pattern; every fact speaks of one zone.
+    """
+    try:
+        shape = _shape(deal)
+        for fact in facts:
+            _zone_of(shape, fact.formula)
+    except (NotLocal, DealError):
+        return False
+    return True
+
+
+# -- truth tables over the subsets of a zone's relevant cards ---------------------------------------
+
+
+def _truth(formula: Formula, zone: str, cards: Sequence[str], subs: np.ndarray) -> np.ndarray:
+    """The formula for each subset (bit i: ``cards[i]`` in the zone)."""
+    if isinstance(formula, Const):
+        return np.full(subs.shape, formula.truth)
+    if isinstance(formula, Atom):
+        index = {c: i for i, c in enumerate(cards)}
+        value = np.zeros(subs.shape, np.int64)
+        for card, zs, w in formula.lin.terms:
+            if zone in zs and card in index:
+                value += w * ((subs >> index[card]) & 1)
+        return OPS[formula.op](value, formula.value)
+    if isinstance(formula, And):
+        return np.logical_and.reduce([_truth(f, zone, cards, subs) for f in formula.parts])
+    if isinstance(formula, Or):
+        return np.logical_or.reduce([_truth(f, zone, cards, subs) for f in formula.parts])
+    if isinstance(formula, Not):
+        return ~_truth(formula.part, zone, cards, subs)
+    raise TypeError(f"not a formula: {formula!r}")
+
+
+def _halves(table: np.ndarray, bit: int) -> tuple[np.ndarray, np.ndarray]:
+    """The table without bit ``bit``: where the card is out, where it is in."""
+    v = table.reshape(-1, 2, 1 << bit)
+    return v[:, 0, :].reshape(-1), v[:, 1, :].reshape(-1)
+
+
+@dataclass
+class _Zone:
+    """One zone while the facts are simplified: its relevant cards and their truth table."""
+
+    size: int
+    pattern: list[int]
+    cards: list[int]          # relevant cards (deck indices), bit i of the table = cards[i]
+    table: np.ndarray         # bool, 2**len(cards)
+
+    def drop(self, card: int, inside: bool) -> None:
+        bit = self.cards.index(card)
+        out, into = _halves(self.table, bit)
+        self.table = into if inside else out
+        del self.cards[bit]
+
+
+@dataclass(frozen=True)
+class _Reduced:
+    """The facts simplified: pinned cards, allowed zones, each zone's relevant cards and table."""
+
+    pinned: dict[int, int]                # card -> zone
+    allowed: dict[int, frozenset[int]]    # card in play -> zones it may lie in
+    zones: tuple[_Zone, ...]
+
+
+def _reduce(shape: _Shape, facts: Sequence[Fact]) -> _Reduced | None:
+    """Simplify the facts zone by zone (None: no world fits)."""
+    by_zone: dict[int, list[Formula]] = {}
+    for fact in facts:
+        z = _zone_of(shape, fact.formula)
+        if z is None:
+            if not fact.formula.holds({}):
+                return None
+            continue
+        by_zone.setdefault(z, []).append(fact.formula)
+    cards = shape.deck.cards
+    zones = []
+    for z, zone_id in enumerate(shape.zones):
+        named = sorted({shape.card_index[c] for f in by_zone.get(z, ()) for a in f.atoms()
+                        for c, zs, _w in a.lin.terms if zone_id in zs and c in shape.card_index})
+        if len(named) > MAX_ZONE_CARDS:
+            raise _limit_error(f"the facts about zone {zone_id} name {len(named)} cards", len(named),
+                               "MAX_ZONE_CARDS", MAX_ZONE_CARDS)
+        subs = np.arange(1 << len(named), dtype=np.int64)
+        table = np.ones(len(subs), bool)
+        names = [cards[i] for i in named]
+        for f in by_zone.get(z, ()):
+            table &= _truth(f, zone_id, names, subs)
+        zones.append(_Zone(shape.sizes[z], list(shape.patterns[z]), named, table))
+    everywhere = frozenset(range(len(shape.zones)))
+    allowed = {c: everywhere for c in range(len(cards))}
+    pinned: dict[int, int] = {}
+
+    def pin(card: int, z: int) -> bool:
+        pinned[card] = z
+        del allowed[card]
+        zone = zones[z]
+        zone.size -= 1
+        zone.pattern[shape.groups[z][card]] -= 1
+        if zone.size < 0 or zone.pattern[shape.groups[z][card]] < 0:
+            return False
+        for q, other in enumerate(zones):
+            if card in other.cards:
+                other.drop(card, inside=q == z)
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        for z, zone in enumerate(zones):
+            if not zone.table.any():
+                return None
+            for card in list(zone.cards):
+                if card not in zone.cards:
+                    continue
+                out, into = _halves(zone.table, zone.cards.index(card))
+                if not into.any():
+                    zone.drop(card, inside=False)
+                    allowed[card] = allowed[card] - {z}
+                    changed = True
+                elif not out.any():
+                    if not pin(card, z):
+                        return None
+                    changed = True
+                elif np.array_equal(out, into):
+                    zone.drop(card, inside=False)
+                    changed = True
+        for card, zs in list(allowed.items()):
+            if not zs:
+                return None
+            if len(zs) == 1:
+                if not pin(card, next(iter(zs))):
+                    return None
+                changed = True
+    return _Reduced(pinned, allowed, tuple(zones))
+
+
+# -- the terms --------------------------------------------------------------------------------------
+
+
+def _sum_over_subsets(a: np.ndarray, bits: int, supersets: bool = False) -> np.ndarray:
+    """In place over the first axis (length 2**bits): sum over subsets (or supersets)."""
+    rest = a.shape[1:]
+    for b in range(bits):
+        v = a.reshape((-1, 2, 1 << b) + rest)
+        if supersets:
+            v[:, 0] += v[:, 1]
+        else:
+            v[:, 1] += v[:, 0]
+    return a
+
+
+def _bit_sums(x: np.ndarray, bits: int) -> list[int]:
+    """For each bit b of the index: the sum of ``x`` over indices with bit b set (mod 2**64)."""
+    return [int(x.reshape(-1, 2, 1 << b)[:, 1, :].sum(dtype=_U64)) for b in range(bits)]
+
+
+def _exact_bincount(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
+    """``bincount`` of uint64 weights, exact modulo 2**64 (three 22-bit slices in float64)."""
+    if len(index) >= 2**31:  # pragma: no cover - MAX_TERMS keeps it far below
+        raise SolverError("too many terms to aggregate exactly")
+    out = np.zeros(length, _U64)
+    w = weights.view(_U64)
+    for shift in (0, 22, 44):
+        part = ((w >> _U64(shift)) & _U64((1 << 22) - 1)).astype(np.float64)
+        summed = np.bincount(index, weights=part, minlength=length)
+        out += summed.astype(_U64) << _U64(shift)
+    return out
+
+
+#: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
+_PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
+
+
+def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
+    """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top)."""
+    top, bottom = np.broadcast_arrays(np.asarray(top, np.int64), np.asarray(bottom, np.int64))
+    ok = (bottom >= 0) & (bottom <= top) & (top < 64)
+    return np.where(ok, _PASCAL[np.clip(top, 0, 63), np.clip(bottom, 0, 63)], _U64(0))
+
+
+def _outer(table_of: Callable[[np.ndarray], np.ndarray], bits: int) -> np.ndarray:
+    """``table_of(T)`` for every T < 2**bits, built from a high and a low half (it must be additive
+    over disjoint bits)."""
+    low = bits // 2
+    lo = table_of(np.arange(1 << low, dtype=np.int64))
+    hi = table_of(np.arange(1 << (bits - low), dtype=np.int64) << low)
+    return np.add.outer(hi, lo).reshape(-1)
+
+
+def _compressor(positions: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
+    def compress(t: np.ndarray) -> np.ndarray:
+        out = np.zeros(t.shape, np.int64)
+        for i, p in enumerate(positions):
+            out |= ((t >> p) & 1) << i
+        return out
+    return compress
+
+
+
+def _gvecs(subs: np.ndarray, cards: Sequence[int], groups: Sequence[int], n_groups: int) -> np.ndarray:
+    """(len(subs), n_groups): cards of each group in each subset."""
+    out = np.zeros((len(subs), n_groups), np.int64)
+    for i, c in enumerate(cards):
+        out[:, groups[c]] += (subs >> i) & 1
+    return out
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """The terms: subsets T of the relevant cards (bit i: ``relevant[i]``) times the numbers m
+    of each free type's cards in S (mixed radix, the first type slowest)."""
+
+    relevant: tuple[int, ...]
+    types: tuple[tuple[int, ...], ...]              # free cards of each type
+    keys: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # per type: its zones, its group in each
+    mcomp: np.ndarray                               # (types, M): each type's number in each m
+    bins: tuple[np.ndarray, ...]                    # per type, C(n, m) over m
+
+    @property
+    def r(self) -> int:
+        return len(self.relevant)
+
+    @property
+    def M(self) -> int:
+        return self.mcomp.shape[1]
+
+    @cached_property
+    def weight(self) -> np.ndarray:
+        """prod over types of C(n, m): the subsets S each m stands for."""
+        out = np.ones(self.M, _U64)
+        for b in self.bins:
+            out *= b
+        return out
+
+    def weight_with(self, i: int, fixed: int) -> np.ndarray:
+        """The weight when ``fixed`` given cards of type ``i`` must be in S."""
+        out = np.ones(self.M, _U64)
+        for j, b in enumerate(self.bins):
+            out *= _binoms(len(self.types[i]) - fixed, self.mcomp[i] - fixed) if j == i else b
+        return out
+
+    def over_t(self, table_of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """An additive function of T for every T."""
+        if not self.r:
+            return table_of(np.zeros(1, np.int64))
+        return _outer(table_of, self.r)
+
+
+@dataclass
+class _Side:
+    """One zone in the sum: its table over its features, and where each term reads it."""
+
+    z: int
+    zone: _Zone
+    table: np.ndarray     # (2**len(zone.cards), K) uint64
+    ft: np.ndarray        # (2**r,) the terms' feature index, its part from T
+    fm: np.ndarray        # (M,) its part from m
+    _index: np.ndarray | None = field(default=None, init=False, repr=False)
+
+    def index(self) -> np.ndarray:
+        if self._index is None:
+            self._index = self.ft[:, None] + self.fm[None, :]
+        return self._index
+
+    def gather(self, table: np.ndarray | None = None) -> np.ndarray:
+        return (self.table if table is None else table).reshape(-1)[self.index()]
+
+
+@dataclass
+class _Hand(_Side):
+    """A zone that is not the solution: features are its relevant subset and its numbers by group."""
+
+    shape: _Shape = field(repr=False, default=None)  # type: ignore[assignment]
+    others: tuple[int, ...] = ()                      # relevant cards of other zones it may hold
+    type_group: dict[int, int] = field(default_factory=dict)
+    radix: tuple[int, ...] = ()
+    by_size: dict[tuple[int, ...], list[int]] = field(default_factory=dict)
+
+    @staticmethod
+    def build(shape: _Shape, red: _Reduced, z: int, zone: _Zone, terms: _Terms) -> "_Hand":
+        groups = shape.groups[z]
+        bit = {c: i for i, c in enumerate(terms.relevant)}
+        others = tuple(c for c in terms.relevant if z in red.allowed[c] and c not in zone.cards)
+        cap = [0] * len(zone.pattern)
+        for c in others:
+            cap[groups[c]] += 1
+        type_group = {}
+        for i, (zs, gs) in enumerate(terms.keys):
+            if z in zs:
+                type_group[i] = gs[zs.index(z)]
+                cap[type_group[i]] += len(terms.types[i])
+        radix = tuple(c + 1 for c in cap)
+        kk = prod(radix)
+        strides = [prod(radix[g + 1:]) for g in range(len(radix))]
+        subs = np.arange(1 << len(zone.cards), dtype=np.int64)
+        gv = _gvecs(subs, zone.cards, groups, len(zone.pattern))
+        by_size: dict[tuple[int, ...], list[int]] = {}
+        for row in np.flatnonzero(zone.table):
+            by_size.setdefault(tuple(int(x) for x in gv[row]), []).append(int(row))
+        pos = [bit[c] for c in zone.cards]
+
+        def t_feature(t: np.ndarray) -> np.ndarray:
+            out = _compressor(pos)(t) * kk
+            for c in others:
+                out += ((t >> bit[c]) & 1) * strides[groups[c]]
+            return out
+
+        fm = np.zeros(terms.M, np.int64)
+        for i, g in type_group.items():
+            fm += terms.mcomp[i] * strides[g]
+        hand = _Hand(z, zone, np.zeros(0, _U64), terms.over_t(t_feature), fm, shape, others, type_group,
+                     radix, by_size)
+        hand.table = hand.table_for(None)
+        return hand
+
+    @cached_property
+    def kcomp(self) -> np.ndarray:
+        return np.indices(self.radix).reshape(len(self.radix), -1)
+
+    def coef(self, vec: tuple[int, ...], minus: int | None) -> np.ndarray:
+        """prod over groups of C(k_g, pattern_g - vec_g), one card of group ``minus`` set aside."""
+        out = np.ones(self.kcomp.shape[1], _U64)
+        for g, (top, want) in enumerate(zip(self.kcomp, self.zone.pattern)):
+            if g == minus:
+                out *= _binoms(top - 1, want - vec[g] - 1)
+            else:
+                out *= _binoms(top, want - vec[g])
+        return out
+
+    def table_for(self, minus: int | None) -> np.ndarray:
+        k = len(self.zone.cards)
+        out = np.zeros((1 << k, self.kcomp.shape[1]), _U64)
+        for vec, rows in self.by_size.items():
+            a = np.zeros(1 << k, _U64)
+            a[rows] = 1
+            _sum_over_subsets(a, k)
+            out += a[:, None] * self.coef(vec, minus)[None, :]
+        return out
+
+    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]) -> None:
+        """Worlds with each card in this zone, from the zone's cofactor."""
+        cards, zid, groups = self.shape.deck.cards, self.shape.zones[self.z], self.shape.groups[self.z]
+        k = len(self.zone.cards)
+        index = self.index()
+        if k:
+            w = _exact_bincount(index.reshape(-1), (cof * terms.weight[None, :]).reshape(-1), self.table.size)
+            w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
+            val = np.zeros(1 << k, _U64)
+            for vec, rows in self.by_size.items():
+                val[rows] = w[rows] @ self.coef(vec, None)
+            for c, s in zip(self.zone.cards, _bit_sums(val, k)):
+                counts[cards[c]][zid] = s
+        bit = {c: i for i, c in enumerate(terms.relevant)}
+        for g in sorted({groups[c] for c in self.others} | set(self.type_group.values())):
+            v = cof * self.table_for(g).reshape(-1)[index]
+            mine = [c for c in self.others if groups[c] == g]
+            if mine:
+                sums = _bit_sums((v * terms.weight[None, :]).sum(axis=1, dtype=_U64), terms.r)
+                for c in mine:
+                    counts[cards[c]][zid] = sums[bit[c]]
+            vm = v.sum(axis=0, dtype=_U64)
+            for i, tg in self.type_group.items():
+                if tg == g:
+                    s = int((vm * terms.weight_with(i, 1)).sum(dtype=_U64))
+                    for c in terms.types[i]:
+                        counts[cards[c]][zid] = s
+
+
+def _contents(sizes: tuple[int, ...], groups: tuple[int, ...], pattern: tuple[int, ...]) -> np.ndarray:
+    """(types, V): every way to take some cards of each type, at most ``pattern[g]`` of group g.
+
+    >>> _contents((2, 1), (0, 0), (2,)).T.tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]
+    """
+    rows: list[tuple[int, ...]] = [()]
+    for size, g in zip(sizes, groups):
+        rows = [row + (k,) for row in rows for k in range(size + 1)
+                if sum(x for x, h in zip(row + (k,), groups) if h == g) <= pattern[g]]
+    return np.array(rows, np.int64).reshape(len(rows), len(sizes)).T
+
+
+@dataclass
+class _Solution(_Side):
+    """The solution zone: its relevant cards are every relevant card it may hold, and its features
+    the numbers of each free type, so that each content (a solution) is counted on its own."""
+
+    shape: _Shape = field(repr=False, default=None)  # type: ignore[assignment]
+    mine: tuple[int, ...] = ()          # the free types it may hold
+    kv: np.ndarray = field(default=None)  # type: ignore[assignment]  (mine, V): how many of each
+    match: np.ndarray = field(default=None)  # type: ignore[assignment]  (subsets, V): a content
+
+    @staticmethod
+    def build(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> "_Solution":
+        k = len(zone.cards)
+        subs = np.arange(1 << k, dtype=np.int64)
+        gv = _gvecs(subs, zone.cards, shape.groups[z], len(zone.pattern))
+        mine = tuple(i for i, key in enumerate(terms.keys) if z in key[0])
+        group_of = [terms.keys[i][1][terms.keys[i][0].index(z)] for i in mine]
+        kv = _contents(tuple(len(terms.types[i]) for i in mine), tuple(group_of), tuple(zone.pattern))
+        kv_groups = np.zeros((kv.shape[1], len(zone.pattern)), np.int64)
+        for row, i in enumerate(mine):
+            zs, gs = terms.keys[i]
+            kv_groups[:, gs[zs.index(z)]] += kv[row]
+        need = np.array(zone.pattern, np.int64)[None, :] - gv
+        match = (need[:, None, :] == kv_groups[None, :, :]).all(axis=2) & zone.table[:, None]
+        radix_e = [len(terms.types[i]) + 1 for i in mine]
+        e_comp = np.indices(radix_e).reshape(len(mine), -1) if mine else np.zeros((0, 1), np.int64)
+        coef = np.ones((kv.shape[1], e_comp.shape[1]), _U64)
+        for row in range(len(mine)):
+            coef *= _binoms(e_comp[row][None, :], kv[row][:, None])
+        zeta = _sum_over_subsets(match.astype(_U64), k)
+        fm = np.zeros(terms.M, np.int64)
+        stride = 1
+        for row in reversed(range(len(mine))):
+            fm += terms.mcomp[mine[row]] * stride
+            stride *= radix_e[row]
+        ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_comp.shape[1])
+        return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
+
+    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
+               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+        """Worlds with each card in the solution, and every content with its worlds."""
+        cards, zid = self.shape.deck.cards, self.shape.zones[self.z]
+        k, m_e = len(self.zone.cards), self.table.shape[1]
+        rest = np.ones(terms.M, _U64)
+        for i, b in enumerate(terms.bins):
+            if i not in self.mine:
+                rest *= b
+        agg = (cof * rest[None, :]).reshape(-1, 1 << k, terms.M).sum(axis=0, dtype=_U64)
+        by_mine = np.zeros((1 << k, m_e), _U64)
+        for col in range(m_e):
+            by_mine[:, col] = agg[:, self.fm == col].sum(axis=1, dtype=_U64)
+        radix_e = [len(terms.types[i]) + 1 for i in self.mine]
+        e_comp = np.indices(radix_e).reshape(len(self.mine), -1) if self.mine else np.zeros((0, 1), np.int64)
+        gamma = np.ones((m_e, self.kv.shape[1]), _U64)
+        for row, i in enumerate(self.mine):
+            n = len(terms.types[i])
+            gamma *= _binoms(n - self.kv[row][None, :], e_comp[row][:, None] - self.kv[row][None, :])
+        y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
+        worlds = np.where(self.match, y, _U64(0))
+        contents = np.ones(self.kv.shape[1], _U64)
+        for row, i in enumerate(self.mine):
+            contents *= _binoms(len(terms.types[i]), self.kv[row])
+        found, distinct = [], 0
+        for sub, v in zip(*np.nonzero(worlds)):
+            held = tuple(self.zone.cards[i] for i in range(k) if sub >> i & 1)
+            found.append((held, tuple(int(x) for x in self.kv[:, v]), int(worlds[sub, v])))
+            distinct += int(contents[v])
+        mass = (worlds * contents[None, :]).sum(axis=1, dtype=_U64)
+        for c, s in zip(self.zone.cards, _bit_sums(mass, k)):
+            counts[cards[c]][zid] = s
+        for row, i in enumerate(self.mine):
+            with_one = np.ones(self.kv.shape[1], _U64)
+            for row2, i2 in enumerate(self.mine):
+                n, kv = len(terms.types[i2]), self.kv[row2]
+                with_one *= _binoms(n - 1, kv - 1) if row2 == row else _binoms(n, kv)
+            s = int((worlds * with_one[None, :]).sum(dtype=_U64))
+            for c in terms.types[i]:
+                counts[cards[c]][zid] = s
+        return found, distinct
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """Exact counts behind every answer."""
+
+    total: int
+    zones: dict[str, dict[str, int]]       # card -> zone -> worlds with it there
+    contents: tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]  # solution: relevant cards, per type, worlds
+    solution_count: int
+    pinned: tuple[int, ...]                # cards pinned to the solution zone
+    types: tuple[tuple[int, ...], ...]     # the free types a content counts by (its second part)
+
+
+def _count(shape: _Shape, red: _Reduced) -> _Counts:
+    """Every count behind the answers (see the module docstring)."""
+    cards, sol = shape.deck.cards, shape.solution
+    counts: dict[str, dict[str, int]] = {c: dict.fromkeys(shape.zones, 0) for c in cards}
+    pinned_sol = tuple(c for c, z in red.pinned.items() if z == sol)
+    in_play = sorted(red.allowed)
+    relevant0 = sorted({c for zone in red.zones for c in zone.cards})
+    zones = list(red.zones)
+    szone = zones[sol]
+    extra = [c for c in relevant0 if sol in red.allowed[c] and c not in szone.cards]
+    zones[sol] = _Zone(szone.size, szone.pattern, szone.cards + extra, np.tile(szone.table, 1 << len(extra)))
+    relevant = tuple(zones[sol].cards) + tuple(c for c in relevant0 if c not in zones[sol].cards)
+    free: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+    for c in in_play:
+        if c not in relevant:
+            zs = tuple(sorted(red.allowed[c]))
+            free.setdefault((zs, tuple(shape.groups[z][c] for z in zs)), []).append(c)
+    keys = tuple(free)
+    types = tuple(tuple(free[k]) for k in keys)
+    radix = [len(t) + 1 for t in types]
+    size = (1 << len(relevant)) * prod(radix)
+    if size > MAX_TERMS:
+        raise _limit_error(f"{len(relevant)} cards that facts name and {len(in_play) - len(relevant)} others "
+                           f"of {len(types)} kinds make terms of the count", size, "MAX_TERMS", MAX_TERMS)
+    mcomp = np.indices(radix).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
+    terms = _Terms(relevant, types, keys, mcomp,
+                   tuple(_binoms(len(t), mcomp[i]) for i, t in enumerate(types)))
+    sides: list[_Side] = [
+        _Solution.build(shape, z, zone, terms) if z == sol else _Hand.build(shape, red, z, zone, terms)
+        for z, zone in enumerate(zones)]
+    n = len(in_play)
+    t_pop = terms.over_t(lambda t: np.bitwise_count(t).astype(np.int64))
+    sign = (np.where((n - t_pop) & 1, _ONES, _U64(1)).astype(_U64)[:, None]
+            * np.where(mcomp.sum(axis=0) & 1, _ONES, _U64(1)).astype(_U64)[None, :])
+    prefix = [sign]
+    for side in sides[:-1]:
+        prefix.append(prefix[-1] * side.gather())
+    last = sides[-1].gather()
+    total = int((prefix[-1] * last * terms.weight[None, :]).sum(dtype=_U64))
+    if total >= 2**63:  # pragma: no cover - applicable() rules it out
+        raise SolverError("a count overflowed 63 bits")
+    if total == 0:
+        return _Counts(0, counts, (), 0, pinned_sol, types)
+    for c, z in red.pinned.items():
+        counts[cards[c]][shape.zones[z]] = total
+    suffix = None
+    contents, distinct, content_types = [], 0, ()
+    for z in reversed(range(len(sides))):
+        cof = prefix.pop() if suffix is None else prefix.pop() * suffix
+        side = sides[z]
+        if isinstance(side, _Solution):
+            contents, distinct = side.answer(cof, terms, counts)
+            content_types = tuple(types[i] for i in side.mine)
+        else:
+            side.answer(cof, terms, counts)  # type: ignore[union-attr]
+        if z:
+            suffix = (last if suffix is None else suffix * side.gather())
+    return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
+
+
+# -- the knowledge -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ZoneKnowledge:
+    """The deals fitting facts that each speak of one zone, counted exactly (immutable).
+
+    A fact that speaks of several zones hands every fact to ``fallback``
+    (by default :func:`solver.engines.rebuild`), which picks another engine.
+    """
+
+    deal: Deal
+    facts: tuple[Fact, ...] = ()
+    fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = field(default=None, repr=False)
+
+    worlds = "deals"
+
+    @classmethod
+    def initial(cls, deal: Deal, fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = None
+                ) -> "ZoneKnowledge":
+        """Every deal, no fact yet; :class:`NotLocal` if the deal is not of this engine's shape."""
+        _shape(deal)
+        return cls(deal, (), fallback)
+
+    def with_fact(self, fact: Fact):  # -> Knowledge
+        try:
+            _zone_of(_shape(self.deal), fact.formula)
+        except NotLocal:
+            if self.fallback is None:
+                raise
+            return self.fallback(self.deal, self.facts + (fact,))
+        return ZoneKnowledge(self.deal, self.facts + (fact,), self.fallback)
+
+    def with_facts(self, facts: Iterable[Fact]):  # -> Knowledge
+        knowledge = self
+        for fact in facts:
+            knowledge = knowledge.with_fact(fact)
+        return knowledge
+
+    @cached_property
+    def _reduced(self) -> _Reduced | None:
+        return _reduce(_shape(self.deal), self.facts)
+
+    @cached_property
+    def _counts(self) -> _Counts | None:
+        """The counts (None: no deal fits); :class:`TooBig` past a limit."""
+        if self._reduced is None:
+            return None
+        counts = _count(_shape(self.deal), self._reduced)
+        return counts if counts.total else None
+
+    @cached_property
+    def _over(self) -> TooBig | None:
+        """The limit counting reaches, if any (then every answer comes from :attr:`_beyond`)."""
+        try:
+            self._counts  # noqa: B018 - computed once, kept
+        except TooBig as error:
+            return error
+        return None
+
+    @cached_property
+    def _beyond(self):  # -> SampledKnowledge
+        from .sampled import SampledKnowledge  # the fallback imports this module's siblings only
+        return SampledKnowledge.initial(self.deal, reason=str(self._over)).with_facts(self.facts)
+
+    @property
+    def estimate(self) -> bool:
+        """True when the chances are estimates (counting reached a limit)."""
+        return self._over is not None
+
+    def count(self) -> int:
+        """How many deals fit the facts."""
+        if self._over is not None:
+            return self._beyond.count()
+        return self._counts.total if self._counts else 0
+
+    def consistent(self) -> bool:
+        if self._over is not None:
+            return self._beyond.consistent()
+        return self._counts is not None
+
+    def _require(self) -> _Counts:
+        if self._over is not None:
+            raise NeedsCounting(str(self._over))
+        if self._counts is None:
+            raise Inconsistent("no deal fits the facts")
+        return self._counts
+
+    def solution_count(self) -> int:
+        if self._over is not None:
+            return self._beyond.solution_count()
+        return self._counts.solution_count if self._counts else 0
+
+    def determined(self) -> bool:
+        if self._over is not None:
+            return self._beyond.determined()
+        return self.solution_count() == 1
+
+    def _solution_zone(self) -> str:
+        return self.deal.solution[0]
+
+    def solution_counts(self) -> dict[str, int]:
+        """Card -> deals where it is in the solution (exact)."""
+        counts, zone = self._require(), self._solution_zone()
+        return {c: counts.zones[c][zone] for c in self.deal.solution_cards}
+
+    def zone_counts(self) -> dict[str, dict[str, int]]:
+        """Card -> zone -> deals where the card lies there (exact)."""
+        return {c: dict(z) for c, z in self._require().zones.items()}
+
+    def status(self) -> dict[str, str]:
+        if self._over is not None:
+            return self._beyond.status()
+        total = self._require().total
+        return {c: "in" if n == total else "out" if n == 0 else "open" for c, n in self.solution_counts().items()}
+
+    def probabilities(self) -> dict[str, float]:
+        if self._over is not None:
+            return self._beyond.probabilities()
+        total = self._require().total
+        return {c: n / total for c, n in self.solution_counts().items()}
+
+    def zone_probabilities(self) -> dict[str, dict[str, float]]:
+        if self._over is not None:
+            return self._beyond.zone_probabilities()
+        counts = self._require()
+        return {c: {z: n / counts.total for z, n in per.items()} for c, per in counts.zones.items()}
+
+    def pattern_probabilities(self) -> dict[tuple[int, ...], float]:
+        """The solution deck's constraint has one pattern: it is drawn for certain."""
+        self._require()
+        pattern = _shape(self.deal).pattern
+        return {} if pattern is None else {pattern: 1.0}
+
+    def intervals(self) -> dict[str, tuple[float, float]]:
+        """The chances' intervals: only when they are estimates (see :attr:`estimate`)."""
+        return self._beyond.intervals() if self._over is not None else {}
+
+    def zone_intervals(self) -> dict[str, dict[str, tuple[float, float]]]:
+        return self._beyond.zone_intervals() if self._over is not None else {}
+
+    def samples(self) -> int | None:
+        """How many sampled deals estimated chances come from (None: they are exact)."""
+        return self._beyond.samples() if self._over is not None else None
+
+    def solutions(self, limit: int) -> list[frozenset[str]] | None:
+        if self._over is not None:
+            return self._beyond.solutions(limit)
+        counts = self._counts
+        if counts is None:
+            return []
+        if counts.solution_count > limit:
+            return None
+        cards = self.deal.decks[0].cards
+        out = []
+        for held, per_type, _worlds in counts.contents:
+            choices = [itertools.combinations(t, k) for t, k in zip(counts.types, per_type)]
+            for pick in itertools.product(*choices):
+                chosen = [*counts.pinned, *held, *(c for p in pick for c in p)]
+                out.append(frozenset(cards[c] for c in chosen))
+        return out

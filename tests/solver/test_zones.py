@@ -1,0 +1,138 @@
+"""The zone engine (solver/zones.py) against the plain enumeration and Z3, on Clue-shaped decks."""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.solver.brute import BruteKnowledge
+from ruleslawyer.solver.enumerate import FullKnowledge
+from ruleslawyer.solver.errors import Inconsistent
+from ruleslawyer.solver.z3engine import Z3Knowledge
+from ruleslawyer.solver.zones import ZoneKnowledge, applicable
+from ruleslawyer.spec.dealmodel import multinomial
+from ruleslawyer.spec.facts import Fact, count, member
+
+from .clue_helpers import ENVELOPE, clue_deal, clue_games, hand, seen_by
+
+SMALL = [clue_deal((3, 3, 3), 3), clue_deal((3, 3, 3), 4), clue_deal((2, 3, 4), 2, public=1)]
+MEDIUM = [clue_deal((4, 4, 4), 3), clue_deal((4, 4, 4), 4), clue_deal((4, 4, 4), 2, public=1)]
+
+
+def agree(deal, facts, reference=BruteKnowledge) -> None:
+    """Every answer the same as the plain enumeration's (exact fractions, or numpy's full mode)."""
+    slow = reference.initial(deal).with_facts(facts)
+    fast = ZoneKnowledge.initial(deal).with_facts(facts)
+    assert fast.count() == slow.count()
+    assert fast.consistent() == slow.consistent()
+    assert fast.solution_count() == slow.solution_count()
+    if not slow.consistent():
+        with pytest.raises(Inconsistent):
+            fast.status()
+        assert fast.solutions(10) == []
+        return
+    assert fast.status() == slow.status()
+    exact = slow.zone_probabilities()
+    fast_zones = fast.zone_counts()
+    for card, zones in exact.items():
+        for zone, chance in zones.items():
+            assert fast_zones[card][zone] == pytest.approx(chance * slow.count(), abs=1e-6), (card, zone)
+    for card, chance in slow.probabilities().items():
+        assert fast.solution_counts()[card] == pytest.approx(chance * slow.count(), abs=1e-6)
+    listed = fast.solutions(1000)
+    assert listed is not None and sorted(map(sorted, listed)) == sorted(map(sorted, slow.solutions(1000)))
+    assert fast.determined() == slow.determined()
+
+
+SEATS = ("spectator", "omniscient", "Ann", "Bob")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_small_decks_agree_with_enumeration_from_every_seat(data):
+    deal = data.draw(st.sampled_from(SMALL))
+    _world, facts = data.draw(clue_games(deal, max_moves=10, corrupt=10))
+    for seat in SEATS:
+        agree(deal, seen_by(facts, seat))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_twelve_cards_agree_with_enumeration_from_every_seat(data):
+    deal = data.draw(st.sampled_from(MEDIUM))
+    _world, facts = data.draw(clue_games(deal, max_moves=8, corrupt=5))
+    for seat in SEATS:
+        agree(deal, seen_by(facts, seat), FullKnowledge)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_status_agrees_with_z3(data):
+    deal = data.draw(st.sampled_from(SMALL + MEDIUM))
+    _world, facts = data.draw(clue_games(deal, max_moves=12, corrupt=5))
+    for seat in ("spectator", "Ann"):
+        seen = seen_by(facts, seat)
+        fast = ZoneKnowledge.initial(deal).with_facts(seen)
+        z3k = Z3Knowledge.initial(deal).with_facts(seen)
+        assert fast.consistent() == z3k.consistent()
+        if fast.consistent():
+            assert fast.status() == z3k.status()
+
+
+def full_deck(players: int, public: int = 0):
+    return clue_deal((6, 6, 9), players, public)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_full_deck_with_no_facts_is_the_closed_form(players):
+    deal = full_deck(players)
+    k = ZoneKnowledge.initial(deal)
+    sizes = [deal.zone(hand(p)).size for p in deal.players]
+    assert k.count() == 6 * 6 * 9 * multinomial(18, sizes)
+    assert k.solution_count() == 324
+    chances = k.zone_probabilities()
+    assert chances["s1"][ENVELOPE] == pytest.approx(1 / 6)
+    assert chances["r1"][ENVELOPE] == pytest.approx(1 / 9)
+    for p, size in zip(deal.players, sizes):  # 5 of 6 suspects are dealt, a hand takes size of 18
+        assert chances["s1"][hand(p)] == pytest.approx(5 / 6 * size / 18)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_full_deck_invariants(data):
+    players = data.draw(st.sampled_from([3, 4, 6]))
+    public = data.draw(st.sampled_from([0, 0, 18 % players]))
+    deal = full_deck(players, public)
+    world, facts = data.draw(clue_games(deal, max_moves=25))
+    for seat in ("spectator", "Ann", "omniscient"):
+        k = ZoneKnowledge.initial(deal).with_facts(seen_by(facts, seat))
+        assert k.consistent()  # the facts come from a true deal
+        counts = k.zone_counts()
+        for card, zones in counts.items():
+            assert sum(zones.values()) == k.count()
+            assert counts[card][world[card]] > 0
+        for zone in deal.zones:  # each zone holds its size on average
+            assert sum(counts[c][zone.id] for c in deal.cards) == zone.size * k.count()
+        status = k.status()
+        assert all(status[c] != "out" for c, z in world.items() if z == ENVELOPE)
+        if seat == "omniscient":
+            assert k.count() == 1 and k.determined()
+
+
+def test_a_fact_on_two_zones_is_not_local():
+    deal = SMALL[0]
+    assert applicable(deal, [Fact(count(["s1"], {hand("Ann")}) == 0)])
+    assert not applicable(deal, [Fact(count(["s1"], {hand("Ann"), hand("Bob")}) == 0)])
+    k = ZoneKnowledge.initial(deal, fallback=lambda d, fs: ("fallback", len(fs)))
+    assert k.with_fact(Fact(member("s1", {hand("Ann"), hand("Bob")}) == 1)) == ("fallback", 1)
+
+
+def test_uneven_hands_count_by_hand():
+    deal = clue_deal((3, 3, 3), 4, hand_sizes=(2, 2, 1, 1))
+    k = ZoneKnowledge.initial(deal)
+    assert k.count() == 27 * multinomial(6, [2, 2, 1, 1])
+    assert k.zone_probabilities()["s1"][hand("Ann")] == pytest.approx(2 / 3 * 2 / 6)
+    assert comb(6, 2) * comb(4, 2) * 2 * 27 == k.count()
