@@ -135,21 +135,8 @@ class StatusKnowledge:
         return self.consistent() and all(v != "open" for v in self._status.values())
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None:
-        """The solutions left (models told apart by the solution's cards), None when more than ``limit``."""
-        engine = self.z3k.engine
-        found: list[frozenset[str]] = []
-        engine.solver.push()
-        try:
-            while engine.solver.check(*self.z3k.literals) == z3.sat:
-                model = engine.solver.model()
-                inside = frozenset(c for c, v in engine.inside.items() if z3.is_true(model.eval(v, True)))
-                found.append(inside)
-                if len(found) > limit:
-                    return None
-                engine.solver.add(z3.Or([v != model.eval(v, True) for v in engine.inside.values()]))
-        finally:
-            engine.solver.pop()
-        return found
+        """The solutions left, None when more than ``limit`` (from Z3: no count)."""
+        return self.z3k.solutions(limit)
 
     def zone_status(self) -> dict[str, dict[str, str]]:
         """Card -> zone -> "in" | "out" | "open", for every card of every deck (one ``consequences`` call)."""
@@ -179,11 +166,12 @@ def counts(knowledge: Any) -> bool:
     return getattr(knowledge, "counted", True)
 
 
-def knowledge_of(deal: Deal, facts: Iterable[Fact] = ()) -> Knowledge:
-    """Nothing known yet but ``facts``: the fastest exact counting engine, else Z3 alone."""
+def knowledge_of(deal: Deal, facts: Iterable[Fact] = (), count: bool = True) -> Knowledge:
+    """Nothing known yet but ``facts``: the fastest exact counting engine, else Z3 alone
+    (``count=False``: consistency and status only, see :func:`~ruleslawyer.solver.engines.initial`)."""
     facts = tuple(facts)
     try:
-        return initial(deal).with_facts(facts)
+        return initial(deal, count).with_facts(facts)
     except SolverError as exc:
         if not _beyond(exc):
             raise
@@ -218,7 +206,7 @@ class Observations:
     facts: list[Fact] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.knowledge = knowledge_of(self.deal)
+        self.knowledge = knowledge_of(self.deal, count=False)
 
     def _after(self, fact: Fact) -> Knowledge:
         if counts(self.knowledge):
@@ -239,7 +227,7 @@ class Observations:
         leaving out the accepted facts of this source, as :meth:`withdraw` would)."""
         base = self.knowledge
         if without is not None and any(f.source == without for f in self.facts):
-            base = initial(self.deal).with_facts([f for f in self.facts if f.source != without])
+            base = initial(self.deal, count=False).with_facts([f for f in self.facts if f.source != without])
         return base.with_facts(list(facts)).consistent()
 
     def add(self, fact: Fact) -> Clash | None:
@@ -259,7 +247,7 @@ class Observations:
         if len(kept) == len(self.facts):
             return False
         self.facts = kept
-        self.knowledge = knowledge_of(self.deal, kept)
+        self.knowledge = knowledge_of(self.deal, kept, count=False)
         return True
 
     def add_all(self, facts: Iterable[Fact]) -> list[Clash]:

@@ -84,13 +84,24 @@ def exact_engine(deal: Deal, facts: tuple[Fact, ...] = ()) -> str | None:
 
 def rebuild(deal: Deal, facts: tuple[Fact, ...] = ()) -> Knowledge:
     """A knowledge of ``deal`` after ``facts`` that counts full deals (or estimates, beyond reach)."""
+    return _rebuild(deal, facts, True)
+
+
+def _status_rebuild(deal: Deal, facts: tuple[Fact, ...] = ()) -> Knowledge:
+    return _rebuild(deal, facts, False)
+
+
+def _rebuild(deal: Deal, facts: tuple[Fact, ...], count: bool) -> Knowledge:
     engine = exact_engine(deal, facts)
+    again = rebuild if count else _status_rebuild
     if engine == "enumerate":
         return full_knowledge(deal, facts)
     if engine == "dp":
-        return _dp.DPKnowledge.initial(deal, fallback=rebuild).with_facts(facts)  # type: ignore[union-attr]
-    if engine == "zones":
-        return zones.ZoneKnowledge.initial(deal, fallback=rebuild).with_facts(facts)
+        return _dp.DPKnowledge.initial(deal, fallback=again).with_facts(facts)  # type: ignore[union-attr]
+    if engine == "zones" and count:
+        return zones.ZoneKnowledge.initial(deal, fallback=again).with_facts(facts)
+    if engine == "zones":  # its count costs more than Z3's answer to consistency and status
+        return SampledKnowledge.initial(deal, reason="counting is not asked for").with_facts(facts)
     size = _full_size(deal)
     reason = (f"{size:,} deals are more than full enumeration takes (RULESLAWYER_MAX_WORLDS, "
               f"{MAX_WORLDS:,}) and no other exact engine fits the deal and these facts"
@@ -98,11 +109,15 @@ def rebuild(deal: Deal, facts: tuple[Fact, ...] = ()) -> Knowledge:
     return SampledKnowledge.initial(deal, reason=reason).with_facts(facts)
 
 
-def initial(deal: Deal) -> Knowledge:
-    """Nothing known yet, in the fastest engine that answers exactly (never refused for size)."""
+def initial(deal: Deal, count: bool = True) -> Knowledge:
+    """Nothing known yet, in the fastest engine that answers exactly (never refused for size).
+
+    ``count=False``: only consistency and status will be asked (a replay's checks): an engine
+    whose count costs more than Z3's answer (the zone engine) is passed over for Z3."""
+    again = rebuild if count else _status_rebuild
     if frame_of(deal) is not None:
         try:
-            return ProjectedKnowledge.initial(deal, fallback=rebuild)
+            return ProjectedKnowledge.initial(deal, fallback=again)
         except TooBig:  # more solutions than the numpy engine enumerates: the next engine
             pass
-    return rebuild(deal)
+    return again(deal)

@@ -286,7 +286,7 @@ class SampledKnowledge:
         raise self._needs("the number of solutions left")
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None:
-        raise self._needs("the list of solutions")
+        return self._z3.solutions(limit)
 
     def estimates(self, samples: int = SAMPLES, seed: int = 0, force: str | None = None) -> Estimates:
         """Chances from ``samples`` deals drawn uniformly among those fitting the facts."""

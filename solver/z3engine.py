@@ -259,6 +259,24 @@ class Z3Knowledge:
             status[self.engine._card_by_name[str(literal)]] = value
         return status
 
+    def solutions(self, limit: int) -> list[frozenset[str]] | None:
+        """The solutions left (models told apart by the solution's cards), None when more than
+        ``limit``: no count needed."""
+        engine = self.engine
+        found: list[frozenset[str]] = []
+        engine.solver.push()
+        try:
+            while engine.solver.check(*self.literals) == z3.sat:
+                model = engine.solver.model()
+                inside = frozenset(c for c, v in engine.inside.items() if z3.is_true(model.eval(v, True)))
+                found.append(inside)
+                if len(found) > limit:
+                    return None
+                engine.solver.add(z3.Or([v != model.eval(v, True) for v in engine.inside.values()]))
+        finally:
+            engine.solver.pop()
+        return found
+
     def _minimal_core(self, *extra: z3.BoolRef) -> list[int]:
         """Positions of a subset-minimal set of facts that, with ``extra``, cannot hold.
 
