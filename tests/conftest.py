@@ -55,3 +55,17 @@ def overlay(tmp_path: Path):
         return str(path)
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_python_leaves_it():
+    """Each test starts with Python's own Ctrl-C handler and SIGINT unblocked in this thread, and
+    leaves them so: a child process inherits the mask, and a test worker (pytest-xdist) runs many
+    tests in one process, so a test that blocks SIGINT must not make a later one's child deaf."""
+    import signal
+
+    handler = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    yield
+    signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask - {signal.SIGINT})
