@@ -145,7 +145,8 @@ def test_solve_on_an_inconsistent_log_says_so_and_prints_no_table():
 
 
 def test_solve_and_check_take_house_overlays():
-    out = run("check", str(EXAMPLES / "clean-4p.yaml"), "--house", "no-repeat", "two-counters", "--format", "json")
+    out = run("check", str(EXAMPLES / "clean-4p.yaml"), "--house", "no-repeat", "--house", "two-counters",
+              "--format", "json")
     assert json.loads(out.stdout)[0]["rules"] == "lady-alice[players=4]+no-repeat+two-counters"
     out = run("solve", str(EXAMPLES / "clean-4p.yaml"), "--house", "no-repeat", "--format", "json")
     assert json.loads(out.stdout)["rules"] == "lady-alice[players=4]+no-repeat"
