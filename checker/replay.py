@@ -263,7 +263,7 @@ class _Replay:
                 seen: list[Seen]) -> tuple[Outcome, str] | None:
         """When a move's recorded outcome ends the game or puts a player out, no deal fits
         it, and the next move is legal only under another outcome: that outcome's state (the
-        moves that follow are the evidence), with a note saying so.  None when the recorded
+        moves that follow show it), with a note saying so.  None when the recorded
         one is possible, or no other outcome lets the log go on.  The observations of the
         other outcome are not taken as facts: the log does not say them."""
         ctx, moves = self.ctx, self.ctx.log.moves

@@ -101,8 +101,8 @@ class Z3Engine:
     def _encode_full(self) -> None:
         deal = self.deal
         for i, card in enumerate(deal.cards):
-            for zone in deal.deck_of(card).zone_ids():
-                self.vars[card, zone] = z3.Bool(f"x{i}@{zone}", self.ctx)
+            for j, zone in enumerate(deal.deck_of(card).zone_ids()):  # by number: a zone's id holds a player's name
+                self.vars[card, zone] = z3.Bool(f"x{i}@{j}", self.ctx)
         for deck in deal.decks:
             for card in deck.cards:
                 self.solver.add(self._exactly([self.vars[card, z] for z in deck.zone_ids()], 1))
