@@ -15,7 +15,9 @@ built by :mod:`spec.builder`.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -269,6 +271,10 @@ def load_rules(name_or_path: str, variant: str | None = None,
         overlays.extend((Path(d.pos.path), d) for d in chain[1])
     if ctx.diagnostics:
         raise DiagnosticError(ctx.diagnostics)
+    key = _built_key((path, *(p for p, _d in overlays)), variant)
+    if key is not None and key in _BUILT:
+        _BUILT.move_to_end(key)
+        return _BUILT[key]
     doc = _load_doc(path, "rules.schema.json", ctx)
     if doc is None:
         raise DiagnosticError(ctx.diagnostics)
@@ -276,7 +282,31 @@ def load_rules(name_or_path: str, variant: str | None = None,
     rules = _build(doc, path, variant, overlays, ctx)
     if ctx.diagnostics or rules is None:
         raise DiagnosticError(ctx.diagnostics)
+    if key is not None:
+        _BUILT[key] = rules
+        while len(_BUILT) > MAX_BUILT:
+            _BUILT.popitem(last=False)
     return rules
+
+
+#: Rule sets built in this process (most recent last), at most :data:`MAX_BUILT`.
+#: A rule set is read-only once built (its dataclass is frozen), so one copy serves
+#: every caller: a ``check`` loads its rules twice, the tests hundreds of times.
+_BUILT: "OrderedDict[tuple[Any, ...], Ruleset]" = OrderedDict()
+MAX_BUILT = 32
+
+
+def _built_key(files: Sequence[Path], variant: str | None) -> tuple[Any, ...] | None:
+    """What a built rule set depends on: the files' exact bytes, where they were named, the variant.
+
+    The working folder is part of it (positions are shown relative to it); a
+    file that cannot be read again means no reuse (the build reports it).
+    """
+    try:
+        return (str(Path.cwd()), variant,
+                tuple((str(p), str(p.resolve()), hashlib.sha256(p.read_bytes()).digest()) for p in files))
+    except (OSError, RuntimeError):
+        return None
 
 
 def _changed(doc: LMap, overlays: list[tuple[Path, LMap]], ctx: Ctx) -> LMap:

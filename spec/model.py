@@ -410,9 +410,9 @@ class RecordSpec:
     distinct: bool = False        # a ``player_item`` record gives every player another item
 
 
-@dataclass
+@dataclass(frozen=True)
 class Ruleset:
-    """One resolved rule set: a game, a variant and its house rules."""
+    """One resolved rule set: a game, a variant and its house rules (read-only once built)."""
 
     game: str
     title: str
