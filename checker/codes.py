@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ..spec import bundled
@@ -90,34 +89,17 @@ def _example(code: str, game: str | None = None) -> list[str]:
     return ["", f"Example ({shown}):", *("  " + line for line in path.read_text().splitlines())]
 
 
-def _rule_sets() -> tuple[Ruleset, ...]:
-    """Every bundled game's rule set, loaded once per process while its files are unchanged.
-
-    ``explain`` is asked for many codes in one process (the tests, ``explain A B C``):
-    loading the rule files once per code was most of its time.
-    """
-    files = []
+def _rule_sets() -> list[Ruleset]:
+    out = []
     for path in sorted(rules_dir().glob("*.yaml")):
         try:
-            st = path.stat()
-        except OSError:
-            continue
-        files.append((str(path), st.st_mtime_ns, st.st_size))
-    return _loaded(tuple(files))
-
-
-@lru_cache(maxsize=2)
-def _loaded(files: tuple[tuple[str, int, int], ...]) -> tuple[Ruleset, ...]:
-    out = []
-    for path, _mtime, _size in files:
-        try:
-            doc = read_yaml(Path(path))
+            doc = read_yaml(path)
             if "extends" in doc:
                 continue
-            out.append(load_rules(path))
+            out.append(load_rules(str(path)))
         except DiagnosticError:
             continue
-    return tuple(out)
+    return out
 
 
 def game_codes(rules: Ruleset) -> dict[str, list[str]]:
