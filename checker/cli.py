@@ -278,21 +278,93 @@ def _name_examples(parser: argparse.ArgumentParser, game: str) -> None:
                 _name_examples(action.choices[sub], game)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C anywhere, the parser and the imports included: one line, 130
+class _Interrupts:
+    """Ctrl-C, wherever it lands, ends the command as an interrupt.
+
+    Python runs a finaliser (``__del__``, a weakref callback) with any
+    exception it raises sent to ``sys.unraisablehook`` and dropped: a Ctrl-C
+    that lands in one (Z3's objects are freed often) would be lost, or its
+    half-done clean-up would print a traceback.  Inside this context a
+    swallowed ``KeyboardInterrupt`` is sent again to the process, and after
+    an interrupt the finalisers' errors are not printed (the process is
+    ending).
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._hook: Any = None
+        self._handler: Any = None
+
+    def __enter__(self) -> "_Interrupts":
         import signal
 
+        self._hook = sys.unraisablehook
+        sys.unraisablehook = self._unraisable
         try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not break the line
-        except (ValueError, OSError):  # pragma: no cover - not the main thread
-            pass
-        try:
-            print("ruleslawyer: interrupted", file=sys.stderr)
-        except (OSError, ValueError):  # pragma: no cover - standard error closed
-            pass
-        return EXIT_INTERRUPTED
+            self._handler = signal.signal(signal.SIGINT, self._on_signal)
+        except (ValueError, OSError):  # not the main thread: the default handler stays
+            self._handler = None
+        return self
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        if frame is not None and frame.f_code is _Interrupts._unraisable.__code__:
+            self._resend()  # raised here, the hook's caller would drop it
+            return
+        raise KeyboardInterrupt
+
+    def _resend(self) -> None:
+        # Not os.kill here: the handler would run inside this very hook, and be dropped with it.
+        import os
+        import signal
+        import threading
+
+        timer = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
+        timer.daemon = True
+        timer.start()
+
+    def _unraisable(self, info: Any) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            self.seen = True
+            self._resend()
+        elif not self.seen:
+            self._hook(info)
+
+    def __exit__(self, kind: Any, *exc: Any) -> None:
+        import signal
+
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self.seen = True
+        if self._handler is not None:
+            try:
+                signal.signal(signal.SIGINT, self._handler)
+            except (ValueError, OSError):  # pragma: no cover
+                pass
+        if not self.seen:  # after an interrupt, finalisers still to run stay quiet
+            sys.unraisablehook = self._hook
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        with _Interrupts():
+            return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C anywhere, the parser included: one line, 130
+        return interrupted()
+
+
+def interrupted() -> int:
+    """Say that the command was interrupted (once, a second Ctrl-C ignored); the exit status."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not break the line
+    except (ValueError, OSError):  # pragma: no cover - not the main thread
+        pass
+    try:
+        print("ruleslawyer: interrupted", file=sys.stderr)
+    except (OSError, ValueError):  # pragma: no cover - standard error closed
+        pass
+    return EXIT_INTERRUPTED
 
 
 def _main(argv: Sequence[str] | None) -> int:

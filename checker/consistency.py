@@ -145,16 +145,12 @@ class StatusKnowledge:
         names = {str(v): key for key, v in engine.vars.items()}
         out: dict[str, dict[str, str]] = {c: dict.fromkeys(self.deal.deck_of(c).zone_ids(), "open")
                                           for c in self.deal.cards}
-        result, implied = engine.solver.consequences(list(full.literals), list(engine.vars.values()))
-        if result == z3.unsat:
+        forced = engine.forced(list(full.literals), list(engine.vars.values()))
+        if forced is None:
             raise Inconsistent("no world fits the facts")
-        for implication in implied:
-            literal = implication.arg(1) if z3.is_implies(implication) else implication
-            value = "in"
-            if z3.is_not(literal):
-                literal, value = literal.arg(0), "out"
-            card, zone = names[str(literal)]
-            out[card][zone] = value
+        for name, value in forced.items():
+            card, zone = names[name]
+            out[card][zone] = "in" if value else "out"
         for card, zones in out.items():  # a card forced into one zone is out of the others
             if "in" in zones.values():
                 out[card] = {z: ("in" if v == "in" else "out") for z, v in zones.items()}

@@ -19,7 +19,7 @@ from typing import Any
 from ..spec.diagnostics import printable
 from .log import parse_log
 from .replay import Replay, replay
-from .table import render_svg, status_line, view
+from .table import render_svg, status_line, views
 from .textout import fit, json_text, markup
 
 __all__ = ["page", "run_report", "script_json"]
@@ -103,8 +103,7 @@ def script_json(value: Any) -> str:
     return json_text(value).translate(_SCRIPT_SAFE)
 
 
-def _step(rep: Replay, at: int, viewpoint: Any) -> dict[str, Any]:
-    v = view(rep, at, viewpoint)
+def _step(at: int, v: dict[str, Any]) -> dict[str, Any]:
     mark = {"in": " !", "out": " x"}
     chances = [{"group": markup(g["group"]),  # the page's script puts these into HTML
                 "items": [{"id": markup(c["id"]), "name": markup(c["name"]), "p": c["p"],
@@ -116,7 +115,7 @@ def _step(rep: Replay, at: int, viewpoint: Any) -> dict[str, Any]:
 def page(rep: Replay, viewpoint: Any) -> str:
     """The whole page for a replayed log, seen from ``viewpoint``."""
     rules = rep.rules
-    steps = [_step(rep, at, viewpoint) for at in range(len(rep.steps) + 1)]
+    steps = [_step(at, v) for at, v in enumerate(views(rep, viewpoint))]
     data = script_json({"rules": rules.canonical_name, "viewpoint": viewpoint.name, "steps": steps})
     moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}">{markup(_move(rules, s))}</li>'
                       for s in rep.steps)

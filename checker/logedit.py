@@ -18,7 +18,7 @@ import yaml
 
 from ..spec.diagnostics import DiagnosticError
 from ..spec.source import parse_text
-from .writer import scalar
+from .writer import flow_text, scalar
 
 __all__ = ["LayoutError", "new_log", "append_move", "remove_last_move", "append_at", "remove_last"]
 
@@ -183,8 +183,8 @@ def append_move(text: str, move: str) -> tuple[str, int]:
     return new, new.count("\n", 0, at) + 1
 
 
-def _remove(text: str) -> tuple[str, str] | None:
-    """(the log without its last move, the move's text as written); None without a move."""
+def _remove(text: str) -> str | None:
+    """The log without its last move; None without a move."""
     root = _root(text)
     found = _moves_node(root)
     if found is None or not isinstance(found[1], yaml.SequenceNode) or not found[1].value:
@@ -192,7 +192,6 @@ def _remove(text: str) -> tuple[str, str] | None:
     key, seq = found
     last = seq.value[-1]
     if seq.flow_style:
-        removed = text[last.start_mark.index:last.end_mark.index]
         if len(seq.value) == 1:  # up to the closing bracket (a trailing comma goes too)
             close = seq.end_mark.index - 1
             if text[close] != "]":
@@ -200,25 +199,26 @@ def _remove(text: str) -> tuple[str, str] | None:
             new = text[:last.start_mark.index] + text[close:]
         else:  # from the end of the move before
             new = text[:seq.value[-2].end_mark.index] + text[last.end_mark.index:]
-        return new, removed
+        return new
     lines = text.split("\n")
     first, end = _item_lines(lines, last)
-    removed = "\n".join(line.strip() for line in lines[first:end + 1])
     del lines[first:end + 1]
     if len(seq.value) == 1:
         k = key.start_mark.line
         lines[k] = re.sub(r"^([ \t]*moves[ \t]*:)[ \t]*(#[^\r]*)?(\r?)$",
                           lambda m: m.group(1) + " []" + (" " + m.group(2) if m.group(2) else "") + m.group(3), lines[k])
-    return "\n".join(lines), removed
+    return "\n".join(lines)
 
 
 def remove_last(text: str) -> tuple[str, str] | None:
-    """:func:`remove_last_move`, with the removed move's text as written."""
+    """:func:`remove_last_move`, with the removed move on one line (flow style, so that
+    it can be pasted back as it is whatever style the log was written in)."""
     done = _remove(text)
-    if done is not None:
-        old = parse_text(text, "<log>")
-        _verify(text, done[0], list(old.get("moves") or [])[:-1])
-    return done
+    if done is None:
+        return None
+    moves = list(parse_text(text, "<log>").get("moves") or [])
+    _verify(text, done, moves[:-1])
+    return done, flow_text(moves[-1])
 
 
 def remove_last_move(text: str) -> str | None:

@@ -34,7 +34,7 @@ from .replay import Replay, replay
 from .textout import STATUS_MARK, columns, fit, json_text, markup, terminal_width, wrap_cell
 from .writer import move_text
 
-__all__ = ["view", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
+__all__ = ["view", "views", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
 
 
 def state_at(rep: Replay, at: int) -> State:
@@ -177,6 +177,21 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
     }
     if not state.ended:
         out["next"] = what_next(machine, state, at + 1)
+    return out
+
+
+def views(rep: Replay, viewpoint: queries.Viewpoint | None = None) -> list[dict[str, Any]]:
+    """:func:`view` after every move (0 to the last), one solve per distinct set of facts the
+    viewpoint sees: a move whose facts it does not see leaves its chances as they were."""
+    viewpoint = viewpoint or queries.Viewpoint.spectator()
+    out: list[dict[str, Any]] = []
+    solved, seen = None, None
+    for at in range(len(rep.steps) + 1):
+        facts = rep.facts(at)
+        now = [f for f in facts if viewpoint.sees(f)]
+        if now != seen and rep.deal.decks and rep.deal.solution:
+            solved, seen = solve_view(rep.deal, facts, viewpoint, max_solutions=0), now
+        out.append(view(rep, at, viewpoint, solved))
     return out
 
 

@@ -19,7 +19,7 @@ from ..spec.machine import Play
 from ..spec.model import Ruleset
 from .textout import json_text
 
-__all__ = ["EndSection", "format_log", "move_text", "scalar"]
+__all__ = ["EndSection", "flow_text", "format_log", "move_text", "scalar"]
 
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 .'-]*[A-Za-z0-9.]|[A-Za-z]")
 _RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
@@ -47,11 +47,12 @@ def scalar(value: Any) -> str:
     return json_text(text)  # C1 controls and lone surrogates escaped: YAML reads no raw one
 
 
-def _flow(value: Any) -> str:
+def flow_text(value: Any) -> str:
+    """A YAML value on one line, in flow style: ``{ask: Ann, cards: [a, b]}``."""
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{scalar(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{scalar(k)}: {flow_text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
+        return "[" + ", ".join(flow_text(v) for v in value) + "]"
     return scalar(value)
 
 
@@ -61,7 +62,7 @@ def move_text(rules: Ruleset, play: Play, unknown: bool = False) -> str:
     for name, value in play.args.items():
         if value is None:
             continue
-        parts.append(f"{scalar(name)}: {'?' if unknown else _flow(_named(rules, value))}")
+        parts.append(f"{scalar(name)}: {'?' if unknown else flow_text(_named(rules, value))}")
     return "{" + ", ".join(parts) + "}"
 
 
@@ -112,20 +113,20 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
     if variant:
         lines.append(f"variant: {scalar(variant)}")
     if house:
-        lines.append(f"house: {_flow(list(house))}")
-    lines.append(f"players: {_flow(list(players))}")
+        lines.append(f"house: {flow_text(list(house))}")
+    lines.append(f"players: {flow_text(list(players))}")
     if first and first != players[0]:
         lines.append(f"first: {scalar(first)}")
     if setup:
         lines.append("setup:")
-        lines.extend(f"  {scalar(k)}: {_flow(_held(rules, v))}" for k, v in setup.items())
+        lines.extend(f"  {scalar(k)}: {flow_text(_held(rules, v))}" for k, v in setup.items())
     private = [(_key(rules, "private", "zone", z), _held(rules, held)) for z, held in (private_zones or {}).items()]
     if private_tokens:
         private.append((_key(rules, "private", "token_values"), {p: list(v) for p, v in private_tokens.items()}))
     private = [(k, v) for k, v in private if k is not None and v]
     if private:
         lines.append("private:")
-        lines.extend(f"  {k}: {_flow(v)}" for k, v in private)
+        lines.extend(f"  {k}: {flow_text(v)}" for k, v in private)
     lines.append("moves:" if plays else "moves: []")  # a bare "moves:" would be null
     lines.extend("- " + move_text(rules, p) for p in plays)
     if end is not None:
@@ -133,18 +134,18 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
         for z, held in end.zones.items():
             key = _key(rules, "end", "zone", z)
             if key and held:
-                lines.append(f"  {key}: {_flow(_held(rules, held))}")
+                lines.append(f"  {key}: {flow_text(_held(rules, held))}")
         key = _key(rules, "end", "tokens_shown")
         if end.tokens and key:
             lines.append(f"  {key}:")
             for space, owners in end.tokens.items():
                 row = {p: (v[0] if len(v) == 1 else list(v)) for p, v in owners.items()}
-                lines.append(f"    {scalar(rules.name(space))}: {_flow(row)}")
+                lines.append(f"    {scalar(rules.name(space))}: {flow_text(row)}")
         key = _key(rules, "end", "scores")
         if end.scores and key:
-            lines.append(f"  {key}: {_flow(dict(end.scores))}")
+            lines.append(f"  {key}: {flow_text(dict(end.scores))}")
         key = _key(rules, "end", "winners")
         if end.winners and key:
             winners = list(end.winners)
-            lines.append(f"  {key}: {_flow(winners[0] if len(winners) == 1 else winners)}")
+            lines.append(f"  {key}: {flow_text(winners[0] if len(winners) == 1 else winners)}")
     return "\n".join(lines) + "\n"

@@ -1,13 +1,21 @@
 """ruleslawyer: rules-as-data verifier for hidden-information deduction games.
 
-The code lives in three layers, each its own folder: ``spec`` (the rule
-language and state machine), ``solver`` (hidden deals as constraints) and
-``checker`` (game logs, diagnostics, command line).
+The code lives in layers, each its own folder: ``spec`` (the rule language
+and state machine), ``solver`` (hidden deals as constraints), ``checker``
+(game logs, diagnostics, command line) and ``lab`` (simulation and proof).
 """
 
-from importlib import metadata
+from __future__ import annotations
 
-try:
-    __version__ = metadata.version("ruleslawyer")  # one source of truth: pyproject.toml
-except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    # Lazy: importing the package runs nothing, so the console script's guard
+    # against a Ctrl-C covers every import that takes time.
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            return metadata.version("ruleslawyer")  # one source of truth: pyproject.toml
+        except metadata.PackageNotFoundError:  # a checkout that was never installed
+            return "0+unknown"
+    raise AttributeError(name)

@@ -170,7 +170,7 @@ def _z3_world(z3k: Z3Knowledge) -> dict[str, str]:
     """A deal fitting every fact, found by Z3 (full encoding)."""
     full = Z3Knowledge.initial(z3k.deal, projected=False).with_facts(z3k.facts)
     engine = full.engine
-    if engine.solver.check(*full.literals) != z3.sat:
+    if not engine.check(*full.literals):
         raise Inconsistent("no deal fits the facts")
     model = engine.solver.model()
     return {c: z for (c, z), v in engine.vars.items() if z3.is_true(model.eval(v, model_completion=True))}

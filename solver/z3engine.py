@@ -53,7 +53,32 @@ from .engine import add_facts
 from .errors import Inconsistent, NotForced, SolverError
 from .frame import SOLUTION, Frame, frame_of, validate
 
-__all__ = ["Z3Engine", "Z3Knowledge"]
+__all__ = ["Z3Engine", "Z3Knowledge", "decided", "new_context"]
+
+
+def new_context() -> z3.Context:
+    """A fresh ``z3.Context`` that a Ctrl-C in its set-up cannot leave half-built.
+
+    ``z3.Context.__init__`` can be interrupted before it sets ``ctx``; its
+    ``__del__`` then fails inside the garbage collector with an error that
+    hides the interrupt.  Pre-setting the attributes ``__del__`` reads makes
+    that finaliser harmless.
+    """
+    ctx = z3.Context.__new__(z3.Context)
+    ctx.ctx, ctx.eh, ctx.owner = None, None, False
+    ctx.__init__()
+    return ctx
+
+
+def decided(solver: z3.Solver, result: z3.CheckSatResult) -> z3.CheckSatResult:
+    """``result`` when Z3 decided; an interrupted check becomes ``KeyboardInterrupt``
+    (Z3 swallows the signal and answers unknown), any other unknown a :class:`SolverError`."""
+    if result == z3.unknown:
+        reason = solver.reason_unknown()
+        if "interrupt" in reason or "cancel" in reason:
+            raise KeyboardInterrupt
+        raise SolverError(f"z3 gave up: {reason}")
+    return result
 
 
 class Z3Engine:
@@ -68,7 +93,7 @@ class Z3Engine:
         self.frame: Frame | None = frame_of(deal) if projected is not False else None
         if projected and self.frame is None:
             raise SolverError("the deal does not project")
-        self.ctx = z3.Context()
+        self.ctx = new_context()
         self.solver = z3.Solver(ctx=self.ctx)
         self.vars: dict[tuple[str, str], z3.BoolRef] = {}  # (card, zone) -> Bool
         self.inside: dict[str, z3.BoolRef] = {}            # card -> "in the solution"
@@ -186,6 +211,23 @@ class Z3Engine:
     def knowledge(self) -> "Z3Knowledge":
         return Z3Knowledge(self)
 
+    def check(self, *assumptions: z3.BoolRef) -> bool:
+        """Whether the constraints hold together with ``assumptions`` (see :func:`decided`)."""
+        return decided(self.solver, self.solver.check(*assumptions)) == z3.sat
+
+    def forced(self, assumptions: list[z3.BoolRef], variables: list[z3.BoolRef]) -> dict[str, bool] | None:
+        """Each of ``variables`` (by name) whose value the constraints and ``assumptions``
+        force, with that value; None when they cannot hold (one ``consequences`` call)."""
+        result, implied = self.solver.consequences(assumptions, variables)
+        if decided(self.solver, result) == z3.unsat:
+            return None
+        out: dict[str, bool] = {}
+        for implication in implied:
+            literal = implication.arg(1) if z3.is_implies(implication) else implication
+            value = not z3.is_not(literal)
+            out[str(literal if value else literal.arg(0))] = value
+        return out
+
 
 @dataclass(frozen=True, eq=False)
 class Z3Knowledge:
@@ -236,10 +278,7 @@ class Z3Knowledge:
     def _check(self, positions: Iterable[int], *extra: z3.BoolRef) -> bool:
         """True when the facts at ``positions`` (and ``extra``) can all hold."""
         literals = [self.literals[i] for i in positions]
-        result = self.engine.solver.check(*literals, *extra)
-        if result == z3.unknown:  # pragma: no cover - pure PB over Bools
-            raise RuntimeError(f"z3 gave up: {self.engine.solver.reason_unknown()}")
-        return result == z3.sat
+        return self.engine.check(*literals, *extra)
 
     def consistent(self) -> bool:
         return self._check(range(len(self.facts)))
@@ -247,16 +286,12 @@ class Z3Knowledge:
     def status(self) -> dict[str, str]:
         """Card of the solution's deck → "in" | "out" | "open", from one ``consequences`` call."""
         variables = list(self.engine.inside.values())
-        result, implied = self.engine.solver.consequences(list(self.literals), variables)
-        if result == z3.unsat:
+        forced = self.engine.forced(list(self.literals), variables)
+        if forced is None:
             raise Inconsistent("no world fits the facts")
         status = dict.fromkeys(self.engine.inside, "open")
-        for implication in implied:
-            literal = implication.arg(1) if z3.is_implies(implication) else implication
-            value = "in"
-            if z3.is_not(literal):
-                literal, value = literal.arg(0), "out"
-            status[self.engine._card_by_name[str(literal)]] = value
+        for name, value in forced.items():
+            status[self.engine._card_by_name[name]] = "in" if value else "out"
         return status
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None:
@@ -266,7 +301,7 @@ class Z3Knowledge:
         found: list[frozenset[str]] = []
         engine.solver.push()
         try:
-            while engine.solver.check(*self.literals) == z3.sat:
+            while engine.check(*self.literals):
                 model = engine.solver.model()
                 inside = frozenset(c for c, v in engine.inside.items() if z3.is_true(model.eval(v, True)))
                 found.append(inside)

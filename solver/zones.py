@@ -65,9 +65,10 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ..spec.dealmodel import Deal, Deck, DealError
-from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not, Or
+from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
+from .zonetable import zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
 
@@ -190,26 +191,6 @@ def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
 # -- truth tables over the subsets of a zone's relevant cards ---------------------------------------
 
 
-def _truth(formula: Formula, zone: str, cards: Sequence[str], subs: np.ndarray) -> np.ndarray:
-    """The formula for each subset (bit i: ``cards[i]`` in the zone)."""
-    if isinstance(formula, Const):
-        return np.full(subs.shape, formula.truth)
-    if isinstance(formula, Atom):
-        index = {c: i for i, c in enumerate(cards)}
-        value = np.zeros(subs.shape, np.int64)
-        for card, zs, w in formula.lin.terms:
-            if zone in zs and card in index:
-                value += w * ((subs >> index[card]) & 1)
-        return OPS[formula.op](value, formula.value)
-    if isinstance(formula, And):
-        return np.logical_and.reduce([_truth(f, zone, cards, subs) for f in formula.parts])
-    if isinstance(formula, Or):
-        return np.logical_or.reduce([_truth(f, zone, cards, subs) for f in formula.parts])
-    if isinstance(formula, Not):
-        return ~_truth(formula.part, zone, cards, subs)
-    raise TypeError(f"not a formula: {formula!r}")
-
-
 def _halves(table: np.ndarray, bit: int) -> tuple[np.ndarray, np.ndarray]:
     """The table without bit ``bit``: where the card is out, where it is in."""
     v = table.reshape(-1, 2, 1 << bit)
@@ -259,11 +240,7 @@ def _reduce(shape: _Shape, facts: Sequence[Fact]) -> _Reduced | None:
         if len(named) > MAX_ZONE_CARDS:
             raise _limit_error(f"the facts about zone {zone_id} name {len(named)} cards", len(named),
                                "MAX_ZONE_CARDS", MAX_ZONE_CARDS)
-        subs = np.arange(1 << len(named), dtype=np.int64)
-        table = np.ones(len(subs), bool)
-        names = [cards[i] for i in named]
-        for f in by_zone.get(z, ()):
-            table &= _truth(f, zone_id, names, subs)
+        table = zone_table(zone_id, [cards[i] for i in named], by_zone.get(z, ()))
         zones.append(_Zone(shape.sizes[z], list(shape.patterns[z]), named, table))
     everywhere = frozenset(range(len(shape.zones)))
     allowed = {c: everywhere for c in range(len(cards))}

@@ -123,7 +123,9 @@ def test_undo_keeps_every_earlier_move_or_refuses(case, tmp_path):
         assert log.read_bytes() == (CASES / case).read_bytes()
         return
     assert moves_of(log) == before[:-1]                      # the file reads, every earlier move in it
-    assert "removed:" in text
+    removed = [line for line in text.splitlines() if "removed:" in line]
+    assert len(removed) == 1, text                           # one line, whatever the log's style
+    assert parse_text(removed[0].split("removed:", 1)[1]) == before[-1]  # the move, as it can be pasted back
     assert check_log(str(log)).status == 0
     rest = {k: v for k, v in parse_text((CASES / case).read_text()).items() if k != "moves"}
     assert {k: v for k, v in parse_text(log.read_text()).items() if k != "moves"} == rest

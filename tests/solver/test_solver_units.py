@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ruleslawyer.solver import brute, engine, engines, enumerate as numpy_engine, errors, frame, queries, z3engine
+from ruleslawyer.solver import brute, engine, engines, enumerate as numpy_engine, errors, frame, queries, z3engine, zonetable
 from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import FullKnowledge, ProjectedKnowledge
 from ruleslawyer.solver.errors import Inconsistent, NeedsCounting, NotForced, SolverError, TooBig
@@ -418,7 +418,7 @@ def test_invalid_deals(bad):
             build(bad())
 
 
-@pytest.mark.parametrize("module", [frame, numpy_engine, engines, brute, z3engine, queries, engine, errors])
+@pytest.mark.parametrize("module", [frame, numpy_engine, engines, brute, z3engine, queries, engine, errors, zonetable])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -452,3 +452,21 @@ def test_arrangements_count_every_deal():
     assert len(rows) == factorial(6) // (2 * 6) and len({tuple(r) for r in rows.tolist()}) == len(rows)
     assert all(sorted(r) == [0, 0, 2, 3, 3, 3] for r in rows.tolist())
 
+
+
+def test_zone_tables_are_built_once_read_only_and_within_their_budget(monkeypatch):
+    monkeypatch.setattr(zonetable, "_TABLES", zonetable._Tables(budget=3 * 16))  # three 16-row tables
+    built = []
+    real = zonetable.truth
+    monkeypatch.setattr(zonetable, "truth", lambda *a: built.append(a[1]) or real(*a))
+    cards = ("a", "b", "c", "d")
+    fact = count(["a", "b"], {"z"}) >= 1
+    first = zonetable.zone_table("z", cards, (fact,))
+    assert zonetable.zone_table("z", cards, (fact,)) is first and built == ["z"]
+    assert not first.flags.writeable
+    # by hand: a or b among the 16 subsets of (a, b, c, d), bit i for cards[i]
+    assert first.tolist() == [bool(s & 0b11) for s in range(16)]
+    for zone in ("y", "x", "w"):  # three more: the first goes out
+        zonetable.zone_table(zone, cards, (fact,))
+    assert zonetable._TABLES.used <= 3 * 16
+    assert zonetable.zone_table("z", cards, (fact,)) is not first and built.count("z") == 2

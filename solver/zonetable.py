@@ -1,0 +1,88 @@
+"""A zone's truth table over the subsets of the cards its facts name, built once.
+
+From one step of a game to the next most zones' facts do not change (a
+question answered speaks of one hand), so :func:`zone_table` keeps the
+tables it built, by zone, named cards and facts, within a byte budget
+(:data:`TABLE_BYTES`); a table is read-only, so it can be shared.
+
+>>> from ruleslawyer.spec.facts import count
+>>> zone_table("hand:Ann", ("a", "b"), (count(["a", "b"], {"hand:Ann"}) == 1,)).tolist()
+[False, True, True, False]
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Sequence
+
+import numpy as np
+
+from ..spec.facts import OPS, And, Atom, Const, Formula, Not, Or
+from .enumerate import _limit
+
+__all__ = ["truth", "zone_table", "TABLE_BYTES"]
+
+#: Bytes of truth tables kept between calls (least recently used first out).
+TABLE_BYTES = _limit("TABLE_BYTES", 64 << 20)
+
+
+def truth(formula: Formula, zone: str, cards: Sequence[str], subs: np.ndarray) -> np.ndarray:
+    """The formula for each subset (bit i: ``cards[i]`` in the zone)."""
+    if isinstance(formula, Const):
+        return np.full(subs.shape, formula.truth)
+    if isinstance(formula, Atom):
+        index = {c: i for i, c in enumerate(cards)}
+        value = np.zeros(subs.shape, np.int64)
+        for card, zs, w in formula.lin.terms:
+            if zone in zs and card in index:
+                value += w * ((subs >> index[card]) & 1)
+        return OPS[formula.op](value, formula.value)
+    if isinstance(formula, And):
+        return np.logical_and.reduce([truth(f, zone, cards, subs) for f in formula.parts])
+    if isinstance(formula, Or):
+        return np.logical_or.reduce([truth(f, zone, cards, subs) for f in formula.parts])
+    if isinstance(formula, Not):
+        return ~truth(formula.part, zone, cards, subs)
+    raise TypeError(f"not a formula: {formula!r}")
+
+
+class _Tables:
+    """Least recently used tables, within a byte budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self.tables: OrderedDict[tuple, np.ndarray] = OrderedDict()
+
+    def get(self, key: tuple) -> np.ndarray | None:
+        table = self.tables.get(key)
+        if table is not None:
+            self.tables.move_to_end(key)
+        return table
+
+    def put(self, key: tuple, table: np.ndarray) -> None:
+        if table.nbytes > self.budget:
+            return
+        self.tables[key] = table
+        self.used += table.nbytes
+        while self.used > self.budget:
+            _, old = self.tables.popitem(last=False)
+            self.used -= old.nbytes
+
+
+_TABLES = _Tables(TABLE_BYTES)
+
+
+def zone_table(zone: str, cards: Sequence[str], formulas: Sequence[Formula]) -> np.ndarray:
+    """The conjunction of ``formulas`` for each subset of ``cards`` (bit i: ``cards[i]`` in
+    ``zone``), as a read-only bool array of ``2**len(cards)`` rows."""
+    key = (zone, tuple(cards), tuple(formulas))
+    table = _TABLES.get(key)
+    if table is None:
+        subs = np.arange(1 << len(cards), dtype=np.int64)
+        table = np.ones(len(subs), bool)
+        for f in formulas:
+            table &= truth(f, zone, cards, subs)
+        table.flags.writeable = False
+        _TABLES.put(key, table)
+    return table
