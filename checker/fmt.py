@@ -50,7 +50,9 @@ _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: block context besides; anything else is quoted (conservative: never ``:``, ``#``, ``"``).
 _PLAIN = frozenset(" ._'/()+&-")
 _BLOCK_PLAIN = _PLAIN | {","}
-_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r", "\x1b": "\\e", "\0": "\\0"}
+#: YAML's own escapes of a double-quoted scalar (the others: \xXX, \uXXXX, \UXXXXXXXX).
+_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n",
+                  "\v": "\\v", "\f": "\\f", "\r": "\\r", "\x1b": "\\e"}
 
 
 @dataclass(frozen=True)
