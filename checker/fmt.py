@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
@@ -36,6 +36,7 @@ import yaml
 
 from ..spec.diagnostics import UNPRINTABLE, Diagnostic, DiagnosticError, Position
 from ..spec.source import Limits, LMap, LSeq, parse_text, read_source
+from .fmtlayout import as_block
 from .log import GameLog, parse_document
 from .outputs import write_file
 from .textout import fit, json_text
@@ -121,12 +122,40 @@ def format_text(text: str, path: str = "<log>", allow: Iterable[str] | None = No
             names.setdefault((pos.line, pos.column), printed)
 
     log, _rules = parse_document(doc, path, allow, house, on_name=seen)
-    edits = tuple(_edits(text, names))
+    tokens = list(yaml.scan(text, Loader=_SCANNER))
+    edits = sorted(_edits(text, names, tokens), key=lambda e: e.start)
+    respelt = {(e.line, e.column): names[(e.line, e.column)] for e in edits if (e.line, e.column) in names}
+    layout = _one_move_a_line(text, tokens, doc, edits)
+    if layout is not None:  # the moves one a line, when the result reads the same (else as written)
+        inside = [e for e in edits if layout.start <= e.start < layout.end]
+        after = _apply(text, [e for e in edits if e not in inside] + [layout])
+        try:
+            _check_same(doc, log, after, path, allow, house, limits, respelt)
+            return Formatted(path, text, after, tuple(sorted([*edits, layout], key=lambda e: e.start)), bom)
+        except DiagnosticError:
+            pass
     after = _apply(text, edits)
     if edits:
-        _check_same(doc, log, after, path, allow, house, limits,
-                    {(e.line, e.column): names[(e.line, e.column)] for e in edits if (e.line, e.column) in names})
-    return Formatted(path, text, after, edits, bom)
+        _check_same(doc, log, after, path, allow, house, limits, respelt)
+    return Formatted(path, text, after, tuple(edits), bom)
+
+
+def _one_move_a_line(text: str, tokens: list[Any], doc: LMap, edits: list[Edit]) -> Edit | None:
+    """The edit writing a flow list of moves as a block list (see :mod:`.fmtlayout`), if any."""
+    if not isinstance(doc.get("moves"), LSeq) or not doc["moves"]:
+        return None
+    key = doc.key_position("moves")
+
+    def item(start: int, end: int) -> str:
+        inner = [replace(e, start=e.start - start, end=e.end - start) for e in edits if start <= e.start < end]
+        return _apply(text[start:end], inner)
+
+    found = as_block(text, tokens, key.line, key.column, item)
+    if found is None:
+        return None
+    start, end, new = found
+    column = start - max(text.rfind("\n", 0, start), text.rfind("\r", 0, start))  # the ':' is on the key's line
+    return Edit(key.line, column, start, end, text[start:end], new)
 
 
 # -- the command ------------------------------------------------------------------------
@@ -187,10 +216,10 @@ def _format_one(path: str, args: argparse.Namespace) -> _Outcome:
 
 # -- the scalars to rewrite ------------------------------------------------------------
 
-def _scalars(text: str) -> Iterator[tuple[Any, bool]]:
-    """Every scalar token of the text, and whether it stands inside a flow collection."""
+def _scalars(tokens: Iterable[Any]) -> Iterator[tuple[Any, bool]]:
+    """Every scalar token, and whether it stands inside a flow collection."""
     depth = 0
-    for token in yaml.scan(text, Loader=_SCANNER):
+    for token in tokens:
         if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
             depth += 1
         elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)):
@@ -199,8 +228,8 @@ def _scalars(text: str) -> Iterator[tuple[Any, bool]]:
             yield token, depth > 0
 
 
-def _edits(text: str, names: dict[tuple[int, int], str]) -> Iterator[Edit]:
-    for token, flow in _scalars(text):
+def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any]) -> Iterator[Edit]:
+    for token, flow in _scalars(tokens):
         start, end = token.start_mark.index, token.end_mark.index
         where = (token.start_mark.line + 1, token.start_mark.column + 1)
         written = text[start:end]

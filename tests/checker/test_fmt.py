@@ -234,3 +234,48 @@ def test_an_unusable_log_is_reported_not_formatted(tmp_path):
     assert status == 2 and "error[LG110]" in out
     with pytest.raises(DiagnosticError):
         format_log(str(log))
+
+
+# -- one move a line ---------------------------------------------------------------------
+
+HEAD = "rules: lady-alice\nplayers: [Ann, Ben, Cat]\n"
+
+
+def test_a_flow_list_of_moves_becomes_one_move_a_line_keeping_its_comments():
+    text = HEAD + ("moves: [  # the moves\n"
+                   "  {suspect: Ann, clues: [Baker, P2, T3, compass], smiles: 0},  # Ann's\n"
+                   "  # Ben passes\n"
+                   "\n"
+                   "  {pass: BEN}, {pass: Cat},\n"
+                   "  {pass: Ann}\n"
+                   "]   # done\n")
+    # by hand: each move on its own line, each comment after the same move or between the same two
+    printed = HEAD + ("moves:  # the moves\n"
+                      "  - {suspect: Ann, clues: [Samuel White Baker, Place 2 (placeholder), Time 3 (placeholder), "
+                      "compass], smiles: 0}  # Ann's\n"
+                      "  # Ben passes\n"
+                      "\n"
+                      "  - {pass: Ben}\n"
+                      "  - {pass: Cat}\n"
+                      "  - {pass: Ann}   # done\n")
+    first = format_text(text, str(ROOT / "t.yaml"))
+    assert first.after == printed
+    assert format_text(printed, str(ROOT / "t.yaml")).edits == ()
+    crlf = format_text(text.replace("\n", "\r\n"), str(ROOT / "t.yaml"))
+    assert crlf.after == printed.replace("\n", "\r\n")
+
+
+def test_one_line_of_flow_moves():
+    text = HEAD + "moves: [{pass: Ann}, {pass: Ben}]\nend: {}\n"
+    assert format_text(text, str(ROOT / "t.yaml")).after == \
+        HEAD + "moves:\n  - {pass: Ann}\n  - {pass: Ben}\nend: {}\n"
+
+
+@pytest.mark.parametrize("moves", [
+    "moves: [{pass: Ann}, {pass:\n    Ben}]\n",   # a move over two lines
+    "moves: &m [{pass: Ann}, {pass: Ben}]\n",     # an anchor
+    "moves:\n  [{pass: Ann}, {pass: Ben}]\n",     # the '[' on a line of its own
+    "moves: []\n",                                # nothing to list
+])
+def test_flow_moves_left_as_written_where_a_block_could_lose_something(moves):
+    assert format_text(HEAD + moves, str(ROOT / "t.yaml")).after == HEAD + moves
