@@ -5,23 +5,21 @@ file's name for an item, however the log wrote it: alias, other case; the
 header's spelling for a player), and a string quoted only where YAML needs it
 (double quotes then, unprintable characters escaped).  Only those scalars are
 rewritten, in place: comments, key order, blank lines, line ends (CRLF) and a
-byte order mark stay as they were.  Formatting the output again changes
-nothing.
+byte order mark stay as they were; a flow list of moves is written one move
+a line (:mod:`.fmtlayout`).  Formatting the output again changes nothing.
 
 Before anything is written the output is read again and must record the same
 thing (every value, the moves and players the rules read): else RL014 and
 nothing is written.
 
->>> f = format_text("rules: lady-alice\\nplayers: [Ann, Ben, Cat]\\nfirst: 'ann'  # starts\\n"
-...                 "moves:\\n  - {pass: ANN}\\n", "t.yaml")
->>> print(f.after, end="")
-rules: lady-alice
-players: [Ann, Ben, Cat]
-first: Ann  # starts
-moves:
-  - {pass: Ann}
->>> [(e.line, e.column, e.written, e.printed) for e in f.edits]
-[(3, 8, "'ann'", 'Ann'), (5, 12, 'ANN', 'Ann')]
+A string is quoted only when unquoted it would read otherwise here or in a YAML 1.1 reader:
+
+>>> _plain_ok("Place 2 (placeholder)", True), _plain_ok("a, b", True), _plain_ok("a, b", False)
+(True, False, True)
+>>> _plain_ok("7:00", False), _plain_ok("yes", False), _plain_ok("3p", False)
+(False, False, True)
+>>> print(_quoted("Ann\x1b[2J\u202e"))
+"Ann\\e[2J\\u202e"
 """
 
 from __future__ import annotations
