@@ -158,3 +158,29 @@ def test_a_log_naming_rules_outside_its_folder_needs_allow_path(tmp_path):
     status, out, err = run("fmt", "--allow-path", str(tmp_path / "rules"), str(log))
     assert status == 0, out + err
     assert "Samuel White Baker" in log.read_text()
+
+
+def test_a_log_changed_while_it_is_formatted_is_not_written_over(tmp_path, monkeypatch):
+    from ruleslawyer.checker import fmt as fmt_module
+
+    log = tmp_path / "l.yaml"
+    shutil.copyfile(LA3, log)
+    real = fmt_module.format_log
+
+    def and_meanwhile(*args, **kw):
+        done = real(*args, **kw)
+        with open(log, "a") as fh:  # another program appends a move
+            fh.write("  - {pass: Ann}\n")
+        return done
+
+    monkeypatch.setattr(fmt_module, "format_log", and_meanwhile)
+    text = refused(["fmt", str(log)], "RL013")
+    assert "changed while it was formatted" in text
+    assert log.read_text() == LA3.read_text() + "  - {pass: Ann}\n"
+
+
+def test_an_overlay_from_the_command_line(tmp_path):
+    log = tmp_path / "l.yaml"
+    shutil.copyfile(LA3, log)
+    status, out, err = run("fmt", "--house", "no-repeat", "--check", str(log))
+    assert status == 1 and out == f"{log}: would be reformatted (6 edits)\n", out + err
