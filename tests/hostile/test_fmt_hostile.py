@@ -184,3 +184,21 @@ def test_an_overlay_from_the_command_line(tmp_path):
     shutil.copyfile(LA3, log)
     status, out, err = run("fmt", "--house", "no-repeat", "--check", str(log))
     assert status == 1 and out == f"{log}: would be reformatted (6 edits)\n", out + err
+
+
+def test_every_hostile_corpus_log_is_formatted_once_or_refused(tmp_path):
+    from .hostile_helpers import CORPUS
+
+    copy = tmp_path / "corpus"
+    shutil.copytree(CORPUS, copy)
+    logs = sorted(p for folder in ("logs", "replay", "names", "escape") for p in (copy / folder).glob("*.yaml"))
+    assert len(logs) > 50
+    formatted = 0
+    for log in logs:
+        status, out, err = run("fmt", str(log))
+        assert status in (0, 2), (log.name, out + err)
+        assert "internal error" not in out + err and "\x1b" not in out + err, log.name
+        if status == 0:
+            formatted += 1
+            assert run("fmt", "--check", str(log)) == (0, f"{log}: ok\n", ""), log.name  # once is enough
+    assert formatted >= 5  # the escape cases and the replay cases are usable logs
