@@ -125,7 +125,7 @@ def format_text(text: str, path: str = "<log>", allow: Iterable[str] | None = No
     respelt = {(e.line, e.column): names[(e.line, e.column)] for e in edits if (e.line, e.column) in names}
     layout = _one_move_a_line(text, tokens, doc, edits)
     if layout is not None:  # the moves one a line, when the result reads the same (else as written)
-        inside = [e for e in edits if layout.start <= e.start < layout.end]
+        inside = {e for e in edits if layout.start <= e.start < layout.end}  # written by the layout
         after = _apply(text, [e for e in edits if e not in inside] + [layout])
         try:
             _check_same(doc, log, after, path, allow, house, limits, respelt)
