@@ -167,6 +167,22 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     _allow_path(check)
 
+    fmt = _sub(sub, "fmt", "rewrite logs in canonical form (names as printed, quotes only where needed)",
+               "Rewrite each log in place with every name spelt as printed (aliases and other cases "
+               "respelt) and strings quoted only where YAML needs it; comments, key order, line ends and "
+               "every other byte stay.  The result is read again and must record the same game, else "
+               "nothing is written.  Exit status: 0 done (with --check: every log formatted), 1 with "
+               "--check when a log would be reformatted, 2 unusable input.",
+               ["ruleslawyer fmt game.yaml", "ruleslawyer fmt --check examples/{game}/*.yaml",
+                "ruleslawyer fmt --diff game.yaml", "ruleslawyer fmt game.yaml --format json"])
+    fmt.add_argument("logs", nargs="+", metavar="LOG", help="game log files (YAML)")
+    fmt.add_argument("--check", action="store_true",
+                     help="write nothing; exit status 1 when a log is not formatted (for pre-commit)")
+    fmt.add_argument("--diff", action="store_true", help="write nothing; print what would change as a unified diff")
+    _house(fmt, "every log")
+    fmt.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    _allow_path(fmt)
+
     explain = _sub(sub, "explain", "what a diagnostic code means",
                    "What a code means, the rule behind it with its citation, and a minimal example log.",
                    ["ruleslawyer explain CODE", "ruleslawyer explain CODE --rules house.yaml"])
@@ -374,7 +390,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code not in (None, 0) else 0
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
-        "rules": _rules, "check": _check, "explain": _explain, "solve": _solve, "schema": _schema,
+        "rules": _rules, "check": _check, "fmt": _format_logs, "explain": _explain, "solve": _solve, "schema": _schema,
         "show": _show, "report": _report, "play": _play,
     }
     for plugin in _plugins():
@@ -549,6 +565,12 @@ def _check(args: argparse.Namespace) -> int:
         for r in reports:
             print(fit(r.format_text()))
     return max((r.status for r in reports), default=EXIT_CLEAN)
+
+
+def _format_logs(args: argparse.Namespace) -> int:
+    from .fmt import run_fmt
+
+    return _allowed(run_fmt, args)
 
 
 def _explain(args: argparse.Namespace) -> int:

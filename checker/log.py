@@ -52,7 +52,7 @@ from ..spec.model import UNKNOWN, Move, MoveParam, RecordSpec, Ruleset
 from ..spec.paths import ALLOWED, PathPolicy, bare_name
 from ..spec.source import Limits, LMap, LSeq, parse_text, position_of, read_yaml
 from .capacity import load_usable
-from .names import Names, fold
+from .names import NameHook, Names, fold
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
            "parse_log", "parse_log_text", "parse_document", "parse_with_rules"]
@@ -150,7 +150,7 @@ class GameLog:
 
 
 def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, ...] = (),
-              recover: bool = False) -> tuple[GameLog, Ruleset]:
+              recover: bool = False, on_name: NameHook | None = None) -> tuple[GameLog, Ruleset]:
     """Read and check a log file; raise :class:`DiagnosticError` if unusable.
 
     ``recover``: when every problem is a name that matches nothing but comes close to one
@@ -161,18 +161,22 @@ def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, .
     (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
     ``house``: overlays to play with besides the ones the log names (``--house``),
     by name or by a file the command line gives.
+    ``on_name``: told of every name found (as written, where, as printed; see
+    :data:`~.names.NameHook`), player keys and move kinds included.
     """
-    return parse_document(read_yaml(path), str(path), allow, house, recover)
+    return parse_document(read_yaml(path), str(path), allow, house, recover, on_name)
 
 
 def parse_log_text(text: str, path: str = "<log>", allow: Iterable[str] | None = None,
-                   house: tuple[str, ...] = (), recover: bool = False) -> tuple[GameLog, Ruleset]:
+                   house: tuple[str, ...] = (), recover: bool = False,
+                   on_name: NameHook | None = None) -> tuple[GameLog, Ruleset]:
     """As :func:`parse_log`, from text (rule files are found relative to ``path``)."""
-    return parse_document(parse_text(text, path), path, allow, house, recover)
+    return parse_document(parse_text(text, path), path, allow, house, recover, on_name)
 
 
 def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
-                   house: tuple[str, ...] = (), recover: bool = False) -> tuple[GameLog, Ruleset]:
+                   house: tuple[str, ...] = (), recover: bool = False,
+                   on_name: NameHook | None = None) -> tuple[GameLog, Ruleset]:
     """Check a log already read as YAML, load its rules, resolve every name."""
     _check_shape(doc, path)
     extra = tuple(h if bare_name(h) else os.path.abspath(h) for h in house)
@@ -180,7 +184,7 @@ def parse_document(doc: Any, path: str, allow: Iterable[str] | None = None,
     if folders:  # overlays the command line names: their folders are the user's to read
         allow = [*(ALLOWED.get() if allow is None else allow), *folders]
     rules = _rules(doc, path, PathPolicy.for_log(path, allow), extra)
-    return _read(doc, path, rules, recover), rules
+    return _read(doc, path, rules, recover, on_name), rules
 
 
 def parse_with_rules(doc: Any, path: str, rules: Ruleset) -> GameLog:
@@ -208,13 +212,14 @@ def _check_shape(doc: Any, path: str) -> None:
         raise DiagnosticError(problems)
 
 
-def _read(doc: LMap, path: str, rules: Ruleset, recover: bool = False) -> GameLog:
+def _read(doc: LMap, path: str, rules: Ruleset, recover: bool = False,
+          on_name: NameHook | None = None) -> GameLog:
     """The sections the rule file declares checked, then every name resolved."""
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
                 for d in schema_errors(doc, _sections_validator(rules.records))]
     if problems:
         raise DiagnosticError(problems)
-    parser = _Parser(doc, path, rules, recover)
+    parser = _Parser(doc, path, rules, recover, on_name)
     log = parser.run()
     if parser.diagnostics:
         taken = parser.names.taken if parser.names is not None else []
@@ -347,8 +352,10 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
 
 
 class _Parser:
-    def __init__(self, doc: LMap, path: str, rules: Ruleset, recover: bool = False):
+    def __init__(self, doc: LMap, path: str, rules: Ruleset, recover: bool = False,
+                 on_name: NameHook | None = None):
         self.doc = doc
+        self.on_name = on_name
         self.path = path
         self.rules = rules
         self.recover = recover
@@ -360,7 +367,7 @@ class _Parser:
 
     def run(self) -> GameLog:
         header = self.header()
-        self.names = Names(self.rules, header.players, self.diagnostics, meant=self.recover)
+        self.names = Names(self.rules, header.players, self.diagnostics, meant=self.recover, seen=self.on_name)
         first = self.player(self.doc["first"], self.doc.pos_of("first")) if "first" in self.doc else header.players[0]
         header = replace(header, first=first or header.players[0])
         header = replace(header, setup=self.setup(self.doc.get("setup")))
@@ -527,6 +534,8 @@ class _Parser:
             return None
         verb = verbs[0]
         move = self.rules.moves[kinds[fold(verb)]]
+        if self.on_name is not None:
+            self.on_name(verb, raw.key_position(verb), move.name)
         actor = self.player(raw[verb], raw.pos_of(verb))
         params = {p.name: p for p in move.params}
         args: dict[str, Any] = {}
@@ -581,6 +590,8 @@ class _Parser:
         if p.type == "choice":
             by_fold = {fold(v): v for v in p.values}
             if isinstance(value, (str, int)) and not isinstance(value, bool) and fold(value) in by_fold:
+                if self.on_name is not None and isinstance(value, str) and isinstance(by_fold[fold(value)], str):
+                    self.on_name(value, pos, by_fold[fold(value)])
                 return by_fold[fold(value)]
             near = did_you_mean(str(value), [str(v) for v in p.values])
             self.error("LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, "

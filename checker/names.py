@@ -21,12 +21,16 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..spec.diagnostics import Diagnostic, Position, did_you_mean
 from ..spec.model import Ruleset
 
-__all__ = ["Names", "fold"]
+__all__ = ["Names", "NameHook", "fold"]
+
+#: Told of every name found: as written, where it stands, and its spelling as printed
+#: (the rule file's for an item, the header's for a player); ``fmt`` respells with it.
+NameHook = Callable[[Any, "Position | None", str], None]
 
 
 def fold(text: Any) -> str:
@@ -46,6 +50,12 @@ class Names:
     meant: bool = False
     #: The diagnostics of names taken as the one meant (the others: a name left unknown).
     taken: list[Diagnostic] = field(default_factory=list)
+    #: Told of each name found (see :data:`NameHook`); None: nobody asks.
+    seen: NameHook | None = None
+
+    def _found(self, text: Any, pos: Position | None, printed: str) -> None:
+        if self.seen is not None:
+            self.seen(text, pos, printed)
 
     def _unknown(self, diagnostic: Diagnostic, meant: str | None) -> str | None:
         self.diagnostics.append(diagnostic)
@@ -59,6 +69,7 @@ class Names:
         ok = isinstance(text, (str, int)) and not isinstance(text, bool)
         found = self.rules.find(component, str(text)) if ok else None
         if found is not None:
+            self._found(text, pos, self.rules.name(found))
             return found
         table = self.rules.aliases.get(component, {})
         near = did_you_mean(str(text), list(table))
@@ -74,6 +85,7 @@ class Names:
         for component in components:
             found = self.rules.find(component, str(text)) if ok else None
             if found is not None:
+                self._found(text, pos, self.rules.name(found))
                 return found
         table = {k: v for c in components for k, v in self.rules.aliases.get(c, {}).items()}
         near = did_you_mean(str(text), list(table))
@@ -87,6 +99,7 @@ class Names:
         by_fold = {fold(p): p for p in self.players}
         found = by_fold.get(fold(text)) if isinstance(text, str) else None
         if found is not None:
+            self._found(text, pos, found)
             return found
         near = did_you_mean(str(text), list(self.players))
         hint = f"did you mean '{near}'?" if near else f"the players are: {', '.join(self.players)}"

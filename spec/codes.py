@@ -50,6 +50,9 @@ _CODES = [
              "of the same command; or the write failed (a missing or read-only folder, a full disk).  Nothing is "
              "left half written: the file is written to a temporary beside it, then renamed.",
              "ruleslawyer report game.yaml -o game.yaml"),
+    CodeInfo("RL014", "output", "'fmt' cannot rewrite a log safely: its canonical form, read again, would not "
+             "record the same values, moves and players as the log (a bug of fmt: please report it with the "
+             "log).  Nothing is written; the log stays as it was.", "ruleslawyer fmt game.yaml"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),

@@ -24,7 +24,7 @@ import yaml
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 
-__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "position_of", "DEFAULT_LIMITS", "env_limit",
+__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "read_source", "position_of", "DEFAULT_LIMITS", "env_limit",
            "INT_BITS"]
 
 
@@ -328,6 +328,15 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None, declar
     showing anything it holds: not a line, not a key.
     """
     limits = limits or Limits.from_env()
+    _data, text = read_source(path, limits, declared)
+    return parse_text(text, str(path), limits)
+
+
+def read_source(path: str | os.PathLike[str], limits: Limits | None = None,
+                declared: str | None = None) -> tuple[bytes, str]:
+    """The bytes of a YAML file and its text (a byte order mark left out), under the checks
+    of :func:`read_yaml` (which parses this text): for a command that rewrites the file."""
+    limits = limits or Limits.from_env()
     shown = str(path)
     p = Path(path)
     try:
@@ -374,7 +383,7 @@ def read_yaml(path: str | os.PathLike[str], limits: Limits | None = None, declar
                     Position(shown, line, col)) from None
     if not text.strip():
         raise _fail("RL002", "the file is empty", Position(shown, 1, 1))
-    return parse_text(text, shown, limits)
+    return data, text
 
 
 def _declares(data: bytes, key: str) -> bool:
