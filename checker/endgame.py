@@ -19,7 +19,7 @@ from ..spec.scoring import ScoreTable, winners_unscored
 from .replay import Replay
 from .textout import markup, wrap_cell
 
-__all__ = ["end_view", "end_lines", "reveal_tokens", "end_svg", "end_html", "END_CSS"]
+__all__ = ["end_view", "end_lines", "reveal_tokens", "reveal_zones", "end_svg", "end_html", "END_CSS"]
 
 
 def end_view(rep: Replay) -> dict[str, Any] | None:
@@ -107,6 +107,18 @@ def reveal_tokens(spaces: list[dict[str, Any]], state: State, end: Mapping[str, 
             for t, shown in zip(state.spaces.get(cell["id"], ()), cell["tokens"]):
                 if t.order in values and values[t.order] is not None:
                     shown["value"], shown["face_up"] = values[t.order], True
+
+
+def reveal_zones(players: list[dict[str, Any]], rep: Replay) -> None:
+    """Fill in, in a view's players, the zones the log's ``end:`` shows everyone (a hand shown)."""
+    shown = {(r.spec.zone, p): [rep.rules.name(c.value) for c in cards]
+             for r in (rep.log.end.zones if rep.log.end is not None else ()) if r.spec.shown
+             for p, cards in r.cards.items() if p}
+    for row in players:
+        for z in row["zones"]:
+            cards = shown.get((z["zone"], row["name"]))
+            if cards is not None and len(cards) == z["size"]:
+                z.update(known=sorted(cards), possible=[], more=0)
 
 
 def _names(players: list[str] | None) -> str:

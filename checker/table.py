@@ -28,7 +28,7 @@ from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
 from .consistency import solve_view
-from .endgame import end_lines, end_svg, end_view, reveal_tokens
+from .endgame import end_lines, end_svg, end_view, reveal_tokens, reveal_zones
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
@@ -182,6 +182,7 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         out["end"] = end_view(rep)
         if out["end"] is not None:
             reveal_tokens(spaces, state, out["end"], rep.table)
+            reveal_zones(players, rep)
     return out
 
 
