@@ -44,6 +44,7 @@ def end_view(rep: Replay) -> dict[str, Any] | None:
     return {
         "winners": winners, "points_steps": points, "scores": scores,
         "solution": [rules.name(c) for c in solution] if solution is not None else None,
+        "solution_ids": list(solution) if solution is not None else None,
         "shown": shown,
         "steps": [_step(rules, s, words) for s in table.steps] if table is not None else [],
         "revealed": [_token(rules, t) for s in (table.steps if table is not None else ()) for t in s.revealed],

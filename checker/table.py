@@ -192,7 +192,9 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
 def status_line(v: dict[str, Any], solutions: bool = True) -> str:
     """Whose turn in which phase (or the end), the counts the rules keep and, with
     ``solutions``, how many solutions remain from the seat."""
-    line = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
+    due = v.get("next", {}).get("to_play", v["turn"])  # a move due from another player (an answer, a guess)
+    line = "the game is over" if v["ended"] else f"{v['phase']} phase, " + (
+        f"{v['turn']} to play" if due == v["turn"] else f"{v['turn']}'s turn, {due} to play")
     line += "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
     if solutions and not v["consistent"]:
         line += "; no deal fits what this seat saw"
