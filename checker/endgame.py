@@ -124,7 +124,7 @@ def reveal_zones(players: list[dict[str, Any]], rep: Replay) -> None:
 
 def _names(players: list[str] | None) -> str:
     if players is None:
-        return "not known (the log does not record what the scores need)"
+        return "not known (the scores are not computed)"
     return " and ".join(players) if players else "nobody"
 
 

@@ -156,3 +156,16 @@ def test_names_are_escaped_in_the_end(tmp_path):
     esc.write_text(LADY.read_text().replace("Gordon", '"G\\e[31mo"'))
     shown = run("show", str(esc)).stdout
     assert "\x1b" not in shown and "winner: G\\x1b[31mo" in shown
+
+
+def test_an_end_whose_counter_values_are_not_recorded(tmp_path):
+    """Without the values (no ``value:`` on the moves, no ``end:``), step IV cannot be carried
+    out: the scores and the winner are said not known, the solution is still shown."""
+    text = LADY.read_text().split("\nend:")[0] + "\n"
+    log = tmp_path / "novalues.yaml"
+    log.write_text(re.sub(r", value: \d", "", text))
+    end = end_of(log)
+    assert end["scores"] == [] and end["winners"] is None and end["scored"] is False
+    assert sorted(end["solution_ids"]) == sorted(end_of(LADY)["solution_ids"])
+    shown = run("show", str(log))
+    assert shown.returncode == 0 and "  winner: not known (the scores are not computed)" in shown.stdout.splitlines()
