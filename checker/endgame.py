@@ -67,7 +67,9 @@ def _order(rules: Any) -> Any:
 
 
 def _token(rules: Any, t: Token) -> dict[str, Any]:
-    return {"owner": t.owner, "space": rules.name(t.space), "value": t.value}
+    """A token as the table saw it: a value only face up (one removed face down stays hidden,
+    though the log may record it privately)."""
+    return {"owner": t.owner, "space": rules.name(t.space), "value": t.value if t.face_up else None}
 
 
 def _tokens_text(tokens: list[dict[str, Any]]) -> str:
@@ -84,7 +86,7 @@ def _step(rules: Any, step: Any, words: Mapping[str, str]) -> dict[str, Any]:
         text = "the solution is shown"
     elif step.kind == "remove":
         gone = [_token(rules, t) for t in step.removed]
-        text = f"{len(gone)} {words['tokens']} removed" + (f" ({_tokens_text(gone)})" if gone else "")
+        text = f"{len(gone)} {words['token'] if len(gone) == 1 else words['tokens']} removed" + (f" ({_tokens_text(gone)})" if gone else "")
     elif step.kind == "reveal_all":
         text = f"every {words['token']} left turned face up"
     else:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..spec.diagnostics import printable
+from .endgame import END_CSS, end_html, end_view
 from .log import parse_log
 from .replay import Replay, replay
-from .endgame import END_CSS, end_html, end_view
 from .table import render_svg, status_line, view
 from .textout import fit, json_text, markup
 

@@ -169,3 +169,24 @@ def test_an_end_whose_counter_values_are_not_recorded(tmp_path):
     assert sorted(end["solution_ids"]) == sorted(end_of(LADY)["solution_ids"])
     shown = run("show", str(log))
     assert shown.returncode == 0 and "  winner: not known (the scores are not computed)" in shown.stdout.splitlines()
+
+
+def test_a_counter_removed_face_down_keeps_its_value_hidden(tmp_path):
+    """Step II: "All counters present on clues that are not part of the solution are removed
+    from the desk and put back in the box" -- removed, never turned face up.  Audrey's counter
+    of 1 on Baker (a red herring) is recorded privately: the end says it was removed, not its
+    value; the totals are those of the plain game (that counter never counts)."""
+    text = LADY.read_text()
+    old = "  - {place: John, clue: compass, value: 2, reveals: {Audrey: 0}}\n  - {pass: Audrey}\n"
+    assert old in text
+    log = tmp_path / "herring.yaml"
+    log.write_text(text.replace(old, old.split("\n")[0] + "\n  - {place: Audrey, clue: Baker, value: 1}\n"))
+    end = end_of(log)
+    assert {r["player"]: r["total"] for r in end["scores"]} == SCORES
+    step = next(s for s in end["steps"] if s["id"] == "II")
+    assert step["text"] == "1 counter removed (Samuel White Baker: Audrey ?)"
+    assert "Baker" not in {t["space"] for t in end["revealed"]}
+    log_, rules = parse_log(str(log))
+    v = view(replay(log_, rules))
+    baker = next(c for g in v["spaces"] for c in g["items"] if c["name"] == "Samuel White Baker")
+    assert [(t["owner"], t["value"]) for t in baker["tokens"]] == [("Audrey", None)]
