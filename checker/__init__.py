@@ -10,6 +10,9 @@
 * ``tokens`` (with ``ledger``, the exact search): hidden token values;
 * ``ending``: the end of the game, scores and winners (``spec.scoring``);
   the last three are parts a rule file switches on (a deal, tokens, scoring);
+* ``table``, ``htmlreport`` and ``endgame``: the picture of the table
+  (``show``), the page stepping through a game (``report``), and the end of
+  the game they show (scores, winners, what was revealed);
 * ``check`` and ``report``: :func:`check.check_log` and its
   :class:`report.LogReport` (text, JSON, exit status);
 * ``codes`` and ``rulecodes``: every code, for ``ruleslawyer explain``;

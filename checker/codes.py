@@ -152,7 +152,27 @@ def _meanings(rules: Ruleset, code: str) -> list[str]:
 
 
 def _template_text(parts: tuple[object, ...]) -> str:
-    return "".join(p if isinstance(p, str) else "{" + getattr(p, "source", "?") + "}" for p in parts)
+    """A message template in words: each ``{expression}`` said as what it stands for
+    (``<...>``: filled in from the game when the diagnostic is reported)."""
+    return "".join(p if isinstance(p, str) else _placeholder(str(getattr(p, "source", ""))) for p in parts)
+
+
+_NAMES = {"actor": "the player", "turn": "the player whose turn it is", "phase": "the phase"}
+
+
+def _placeholder(source: str) -> str:
+    """``actor`` -> the player; ``vars.must_choose`` -> <must choose>; anything longer -> <...>."""
+    source = source.strip()
+    if source in _NAMES:
+        return _NAMES[source]
+    base, _, attr = source.partition(".")
+    if base in ("vars", "params", "move", "setup") and attr.isidentifier():
+        return "<" + attr.replace("_", " ") + ">"
+    if source.startswith("name(") and source.endswith(")"):  # an item's name: the item
+        return _placeholder(source[5:-1])
+    if source.endswith("()") and source[:-2].isidentifier():  # a rule file's function of nothing
+        return "<" + source[:-2].replace("_", " ") + ">"
+    return "<...>"
 
 
 def _stage(rules: Ruleset, code: str) -> str:

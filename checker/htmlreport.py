@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..spec.diagnostics import printable
+from .endgame import END_CSS, end_html, end_view
 from .log import parse_log
 from .replay import Replay, replay
 from .table import render_svg, status_line, views
@@ -124,7 +125,7 @@ def page(rep: Replay, viewpoint: Any) -> str:
     if errors:
         items = "".join(f"<li>{markup(d.format_text())}</li>" for d in errors[:10])
         err = f'<div id="errors"><p>this log has {len(errors)} error(s):</p><ul>{items}</ul></div>'
-    title = f"{rules.title}: {Path(rep.log.path).name}"
+    title = page_title(rep)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -132,7 +133,7 @@ def page(rep: Replay, viewpoint: Any) -> str:
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{markup(title)}</title>
-<style>{_CSS}</style>
+<style>{_CSS}{END_CSS}</style>
 </head>
 <body>
 <h1>{markup(title)}</h1>
@@ -148,6 +149,7 @@ def page(rep: Replay, viewpoint: Any) -> str:
 </div>
 <p>last move: <code id="last-move"></code></p>
 <p id="status"></p>
+{end_html(end_view(rep))}
 <div id="layout">
 <div id="picture"></div>
 <div id="side"><ol id="moves">
@@ -160,6 +162,12 @@ def page(rep: Replay, viewpoint: Any) -> str:
 </body>
 </html>
 """
+
+
+def page_title(rep: Replay) -> str:
+    """The log's own ``title:`` when it has one, else the game's title and the file's name."""
+    own = rep.log.header.title
+    return f"{own} ({rep.rules.title})" if own else f"{rep.rules.title}: {Path(rep.log.path).name}"
 
 
 def _move(rules: Any, step: Any) -> str:

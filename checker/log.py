@@ -89,6 +89,7 @@ class Header:
     first: str
     positions: dict[str, Position | None] = field(default_factory=dict)
     setup: dict[str, dict[str, str]] = field(default_factory=dict)   # setup record -> player -> item
+    title: str | None = None   # the log's own ``title:``, free text
 
 
 @dataclass(frozen=True)
@@ -393,8 +394,9 @@ class _Parser:
                        doc.pos_of("players"), hint="name the variant with 'variant:' or fix the list")
         positions = {k: doc.pos_of(k) for k in doc}
         variant = None if doc.get("variant") is None else str(doc["variant"])
+        title = doc.get("title")
         return Header(str(doc["rules"]), variant, tuple(str(h) for h in doc.get("house") or ()),
-                      players, players[0], positions)
+                      players, players[0], positions, title=str(title) if isinstance(title, str) and title else None)
 
     def player(self, text: Any, pos: Position | None) -> str | None:
         assert self.names is not None

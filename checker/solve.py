@@ -67,6 +67,7 @@ def run_solve(args: argparse.Namespace) -> int:
         first = first_determined(rep.deal, facts, views)
         out["hindsight"] = {who: (None if i is None else 0 if i < 0 else _move_of(facts[i]))
                             for who, i in first.items()}
+        out["could_end"] = {who: _could_end(rep, who, step) for who, step in out["hindsight"].items()}
         out["claims"] = grade_claims(rep, args.at)
     status = 1 if errors or not result.consistent else 0
     out["legend"] = legend(rules)
@@ -182,6 +183,18 @@ def _bad_argument(log: str, message: str, choices: Any = (), given: str = "", ne
     raise DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
 
 
+def _could_end(rep: Replay, who: str, step: int | None) -> str | None:
+    """Whether a player who knew the solution after move ``step`` could still act on it:
+    "yes", or why not ("over": that move ended the game, "out": the player was out by then);
+    None for the spectator or a solution never determined."""
+    from .table import state_at
+
+    if step is None or not who.startswith("player:"):
+        return None
+    state = state_at(rep, step)
+    return "over" if state.ended else "out" if who[len("player:"):] in state.out else "yes"
+
+
 def _move_of(fact: Fact) -> int:
     source = fact.source
     return source[1] + 1 if isinstance(source, tuple) and source and source[0] == "move" else 0
@@ -235,7 +248,6 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         left = solve.get("solution_count", solve.get("count"))
         lines.append(f"{left if left is not None else 'more than ' + str(FEW)} {word('sets', 'solution')}(s) remain"
                      + ("; the solution is determined" if solve.get("determined") else ""))
-    tables = zone_tables(rules, rep, solve, width)
     for note in out.get("notes") or []:
         lines.append(f"{note['file']}:{note['line']}:{note['column']}: note[{note['code']}]: {note['message']}")
     if estimate:
@@ -245,6 +257,40 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         decks = [rules.name(d.id) for d in rep.deal.decks]
         lines.append(f"{solve.get('count'):,} deals fit" if len(decks) == 1 else
                      f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")
+    if "explain" not in out:  # --explain answers one question: the table is the plain call's
+        lines += _tables(rules, rep, solve, width)
+    if "explain" in out:
+        ex = out["explain"]
+        card = ex[_noun(rules, rep)]
+        found = {"in": f"is {word('certainly_in', 'certainly in the solution')}",
+                   "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
+        chance = (solve.get("probabilities") or {}).get(card)
+        if ex["status"] not in ("in", "out") and chance is not None:
+            found += f" ({chance * 100:.1f}%)"
+        lines += ["", f"{rules.name(card)} {found}" + (", because:" if ex["because"] else "")]
+        for b in ex["because"]:
+            lines.append("  " + _because(b))
+        if ex.get("closing"):
+            lines.append(printable(f"  so: {ex['closing']}"))
+    if "hindsight" in out:
+        lines += ["", "first move after which the solution was determined:"]
+        could_end = word("could_end", "could have ended the game then")
+        for who, step in out["hindsight"].items():
+            when = "not yet" if step is None else f"after move {step}"
+            could = {"yes": f" ({could_end})", "over": " (the game was over)",
+                     "out": " (out of the game by then)"}.get(out.get("could_end", {}).get(who) or "", "")
+            lines.append(printable(f"  {who}: {when}{could}"))
+        for c in out.get("claims", []):
+            lines.append(printable(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made"))
+    return "\n".join(lines)
+
+
+def _tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int) -> list[str]:
+    """The solution's cards with their chances (by zone or by group), the cards per group and
+    the remaining solutions listed: the body of ``solve``'s answer."""
+    word = rules.solution_word
+    lines: list[str] = []
+    tables = zone_tables(rules, rep, solve, width)
     lines += ["", *(tables or [desk(rules, rep, solve, width)]),
               f"(! {word('certainly_in', 'certainly in the solution')}, "
               f"x {word('certainly_out', 'certainly not in the solution')}; {legend(rules)})"]
@@ -264,26 +310,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         lines.append("remaining solutions:")
         for sol in solve["solutions"]:
             lines.append("  " + ", ".join(rules.name(c) for c in sol))
-    if "explain" in out:
-        ex = out["explain"]
-        card = ex[_noun(rules, rep)]
-        found = {"in": f"is {word('certainly_in', 'certainly in the solution')}",
-                   "out": f"is {word('certainly_out', 'certainly not in the solution')}"}.get(ex["status"], "is still open")
-        lines += ["", f"{rules.name(card)} {found}" + (", because:" if ex["because"] else "")]
-        for b in ex["because"]:
-            lines.append("  " + _because(b))
-        if ex.get("closing"):
-            lines.append(printable(f"  so: {ex['closing']}"))
-    if "hindsight" in out:
-        lines += ["", "first move after which the solution was determined:"]
-        could_end = word("could_end", "could have ended the game then")
-        for who, step in out["hindsight"].items():
-            when = "not yet" if step is None else f"after move {step}"
-            could = f" ({could_end})" if step is not None and who.startswith("player:") else ""
-            lines.append(printable(f"  {who}: {when}{could}"))
-        for c in out.get("claims", []):
-            lines.append(printable(f"  move {c['move']}: {c['player']}'s {c['kind']} was {c['when_made']} when made"))
-    return "\n".join(lines)
+    return lines
 
 
 def _because(b: dict[str, Any]) -> str:

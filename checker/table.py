@@ -28,6 +28,7 @@ from ..solver import queries
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
 from .consistency import solve_view
+from .endgame import end_lines, end_svg, end_view, reveal_tokens, reveal_zones
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
@@ -177,6 +178,11 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
     }
     if not state.ended:
         out["next"] = what_next(machine, state, at + 1)
+    elif at == len(rep.steps):  # the end of the game: its scores, winners and what it revealed
+        out["end"] = end_view(rep)
+        if out["end"] is not None:
+            reveal_tokens(spaces, state, out["end"], rep.table)
+            reveal_zones(players, rep)
     return out
 
 
@@ -201,7 +207,9 @@ def views(rep: Replay, viewpoint: queries.Viewpoint | None = None) -> list[dict[
 def status_line(v: dict[str, Any], solutions: bool = True) -> str:
     """Whose turn in which phase (or the end), the counts the rules keep and, with
     ``solutions``, how many solutions remain from the seat."""
-    line = "the game is over" if v["ended"] else f"{v['phase']} phase, {v['turn']} to play"
+    due = v.get("next", {}).get("to_play", v["turn"])  # a move due from another player (an answer, a guess)
+    line = "the game is over" if v["ended"] else f"{v['phase']} phase, " + (
+        f"{v['turn']} to play" if due == v["turn"] else f"{v['turn']}'s turn, {due} to play")
     line += "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])
     if solutions and not v["consistent"]:
         line += "; no deal fits what this seat saw"
@@ -284,6 +292,8 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
     if "next" in v and v["next"]["moves"]:
         lines.append("")
         lines.append("legal now: " + "  ".join(m["text"] for m in v["next"]["moves"]))
+    if v.get("end"):
+        lines.extend(["", *end_lines(v["end"])])
     return fit("\n".join(lines), width)
 
 
@@ -300,6 +310,8 @@ def render_svg(v: dict[str, Any]) -> str:
     top = 30 + 22 * (len(v["players"]) + 2)
     width = max(2 * pad + cell_w * max(len(groups), 1), 640)
     height = top + 24 + rows * cell_h + pad
+    end, end_h = end_svg(v["end"], pad, height, width) if v.get("end") else ([], 0)
+    height += end_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img" '
            f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
@@ -307,7 +319,7 @@ def render_svg(v: dict[str, Any]) -> str:
            f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
            f'{v["moves"]}</text>']
     public = "".join(f"; {z['zone']} (face up): {_cards(z['known']) or '?'}" for z in v["public"])
-    out.append(f'<text x="{pad}" y="38">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
+    out.append(f'<text x="{pad}" y="38" class="status">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
     y = 60
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"
@@ -351,6 +363,7 @@ def render_svg(v: dict[str, Any]) -> str:
                 out.append(f'<text x="{x + cell_w - 10}" y="{cy + 31}" text-anchor="end" font-style="italic">'
                            f'{esc(label)}</text>')
             out.append("</g>")
+    out.extend(end)
     out.append("</svg>")
     return "\n".join(out)
 

@@ -511,6 +511,24 @@ class Machine:
                 continue
         return True
 
+    def due(self, state: State) -> list[tuple[str, str]]:
+        """The moves the rules oblige someone to make now (each move's ``due:``), as
+        ``(player, kind)``, when the kind is open to that player (:meth:`available`)."""
+        if state.ended:
+            return []
+        out: list[tuple[str, str]] = []
+        for kind, move in self.rules.moves.items():
+            if move.due is None:
+                continue
+            env = self.env(state, None, dict.fromkeys((p.name for p in move.params), None))
+            try:
+                who = self._run(move.due, env, f"{kind}/due")
+            except RuleError:  # it reads the move after all: it names nobody yet
+                continue
+            if isinstance(who, str) and who in state.players and self.available(state, who, kind):
+                out.append((who, kind))
+        return out
+
     def is_legal(self, state: State, play: Play) -> bool:
         return not self.check(state, play)
 

@@ -50,6 +50,7 @@ class StepResult:
     position: Position | None
     removed: tuple[Token, ...] = ()
     points: Mapping[str, int] = field(default_factory=dict)
+    revealed: tuple[Token, ...] = ()  # a reveal_all step: the tokens it turned face up, with their values
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "kind": self.kind}
@@ -57,6 +58,8 @@ class StepResult:
             out["removed"] = [{"owner": t.owner, "space": t.space, "value": t.value} for t in self.removed]
         if self.kind == "points":
             out["points"] = dict(self.points)
+        if self.kind == "reveal_all":
+            out["revealed"] = [{"owner": t.owner, "space": t.space, "value": t.value} for t in self.revealed]
         return out
 
 
@@ -162,8 +165,9 @@ class _Scoring:
             return StepResult(step.id, step.kind, step.cite, step.position, removed=self.remove(step))
         if step.kind == "reveal_all":
             self.need_values(step.id)
-            self.change({id(t): replace(t, face_up=True) for t in self.board.token_list() if not t.face_up})
-            return StepResult(step.id, step.kind, step.cite, step.position)
+            turned = {id(t): replace(t, face_up=True) for t in self.board.token_list() if not t.face_up}
+            self.change(turned)
+            return StepResult(step.id, step.kind, step.cite, step.position, revealed=tuple(turned.values()))
         if step.kind == "points":
             points = self.points(step)
             for p, n in points.items():
