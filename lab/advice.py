@@ -42,7 +42,7 @@ from ..solver.engines import rebuild
 from ..solver.errors import SolverError
 from ..solver.frame import project
 from ..spec.dealmodel import Deal
-from ..spec.facts import Fact, all_of, count, negate
+from ..spec.facts import Fact, count
 from ..spec.machine import Play, State
 from .bots import Turn
 from .engine import Lab
@@ -58,6 +58,8 @@ MAX_CHAIN = 16
 MAX_NODES = 20000
 #: Solutions left at most for the information about the solution when answers split them.
 SOLUTION_LIMIT = 32
+#: Solutions times distinct conditions counted at most for that information, per choice.
+SOLUTION_BUDGET = 64
 #: Tolerance of a probability sum.
 EPS = 1e-9
 
@@ -281,25 +283,30 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
 
 def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]]
                 ) -> list[tuple[tuple[int, ...], float]] | None:
-    """The worlds of ``base`` grouped by which conditions they satisfy: (indexes, mass) for each
-    group that has worlds; None beyond :data:`MAX_NODES` nodes of the search."""
-    out: list[tuple[tuple[int, ...], float]] = []
-    nodes = 0
+    """The worlds of ``base`` grouped by exactly which conditions they satisfy: (indexes, mass)
+    for each group that has worlds; None beyond :data:`MAX_NODES` nodes of the search.
+
+    Only conjunctions are counted (every engine takes them; a negated condition may move an
+    engine to one that cannot count): the mass of the worlds satisfying at least the conditions
+    of T, for every T that some world satisfies, then exactly S by inclusion and exclusion,
+    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T)."""
+    at_least: dict[tuple[int, ...], float] = {}
     stack: list[tuple[Knowledge, int, tuple[int, ...]]] = [(base, 0, ())]
     while stack:
-        k, i, chosen = stack.pop()
-        nodes += 1
-        if nodes > MAX_NODES:
+        k, start, chosen = stack.pop()
+        at_least[chosen] = mass(k)
+        if len(at_least) > MAX_NODES:
             return None
-        if i == len(conds):
-            out.append((chosen, mass(k)))
-            continue
-        inside = k.with_facts(conds[i])
-        if inside.consistent():
-            stack.append((inside, i + 1, chosen + (i,)))
-        outside = k.with_fact(Fact(negate(all_of([f.formula for f in conds[i]]))))
-        if outside.consistent():
-            stack.append((outside, i + 1, chosen))
+        for i in range(start, len(conds)):
+            inside = k.with_facts(conds[i])
+            if inside.consistent():
+                stack.append((inside, i + 1, chosen + (i,)))
+    out = []
+    for s_set in at_least:
+        inner = set(s_set)
+        exact = sum((-1) ** (len(t) - len(s_set)) * m for t, m in at_least.items() if inner <= set(t))
+        if exact > EPS * max(1.0, at_least[()]):
+            out.append((s_set, exact))
     return out
 
 
@@ -349,7 +356,7 @@ def _solution_bits(base: Knowledge, mass: _Mass, paths: list[Path], dist: Mappin
     total = base.solution_count()
     if sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
         return h_x  # the observation is a function of the solution
-    if solutions is None:
+    if solutions is None or len(solutions) * len({_key(p.facts) for p in paths}) > SOLUTION_BUDGET:
         return None
     h_s, whole = 0.0, mass(base)
     for sol in solutions:
@@ -469,7 +476,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
 def _rank(moves: list[MoveValue]) -> str:
     """Order the moves (see the module's docstring); the information they are ranked by."""
     informative = [m for m in moves if m.observes and m.right is None]
-    on_solution = bool(informative) and all(m.solution_bits is not None for m in informative)
+    on_solution = all(m.solution_bits is not None for m in informative)
     for m in moves:
         if m.right is not None:
             m.ranked_by = "chance right"

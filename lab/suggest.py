@@ -28,6 +28,8 @@ __all__ = ["run_suggest", "suggest_text", "position"]
 
 #: Choices listed by default.
 TOP = 10
+#: Answers shown per choice in the text.
+ANSWERS = 6
 MAX_TOP = 100_000
 
 
@@ -117,6 +119,11 @@ def _choice_text(lab: Lab, mv: MoveValue) -> str:
     return mv.kind + (" " + ", ".join(parts) if parts else "")
 
 
+def _cut(line: str, width: int) -> str:
+    """A line cut to ``width`` columns (an answer's words: the JSON has them whole)."""
+    return line if len(line) <= width else line[:width - 1] + "…"
+
+
 def _pct(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:.1f}%"
 
@@ -125,11 +132,11 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
     """The ranked choices for ``width`` columns: rank, bits, expected worlds left, then the choice
     and its answers (or its chance of being right)."""
     seat = "" if advice.seat == advice.mover else f", seen from {advice.seat}"
-    lines = [printable(f"{advice.mover} to move after move {after}{seat}: {len(advice.moves)} legal "
-                       f"choice(s), {advice.worlds:,} {advice.world_kind} fit, "
-                       f"{advice.solutions:,} solution(s) left"),
-             printable(f"ranked by {advice.ranked_by}; bits: expected information "
-                       f"(deal / solution); left: expected {advice.world_kind} left")]
+    lines = [printable(f"{advice.mover} to move after move {after}{seat}: {len(advice.moves)} choice(s)"),
+             f"{advice.worlds:,} {advice.world_kind} fit, {advice.solutions:,} solution(s) left",
+             printable(f"ranked by {advice.ranked_by}"),
+             "bits: expected information about the deal / about the solution (? not counted)",
+             "left: expected worlds left after the answer"]
     if advice.hopeless:
         lines.append(f"({advice.hopeless:,} claim(s) that cannot be right are not listed)")
     if advice.truncated:
@@ -142,12 +149,12 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
         left = "-" if mv.worlds_left is None else f"{mv.worlds_left:,.1f}"
         lines.append(printable(f"{mv.rank:>3}  {bits:>11}  {left:>9}  {_choice_text(lab, mv)}"))
         if mv.right is not None:
-            lines.append(f"{'':>30}right {_pct(mv.right)}, wrong {_pct(mv.wrong)}")
-        for a in mv.answers[:6]:
+            lines.append(f"{'':>5}right {_pct(mv.right)}, wrong {_pct(mv.wrong)}")
+        for a in mv.answers[:ANSWERS]:
             says = "; ".join(a.says) or "nothing"
-            lines.append(printable(f"{'':>30}{_pct(a.probability):>6}  {says}"))
-        if len(mv.answers) > 6:
-            lines.append(f"{'':>30}... {len(mv.answers) - 6} more answers (--format json)")
+            lines.append(_cut(printable(f"{'':>5}{_pct(a.probability):>6}  {says}"), width))
+        if len(mv.answers) > ANSWERS:
+            lines.append(f"{'':>5}... {len(mv.answers) - ANSWERS} more answers (--format json)")
     if len(advice.moves) > top:
         lines.append(f"... {len(advice.moves) - top} more choice(s) (--top N)")
     return "\n".join(lines)
