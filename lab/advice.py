@@ -372,9 +372,10 @@ def _solution_bits(base: Knowledge, mass: _Mass, paths: list[Path], dist: Mappin
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
-             rng: random.Random) -> tuple[list[dict[str, Any]], bool]:
-    """The mover's choices of a kind (all, or ``max_choices`` sampled when there are more)."""
-    listed = list(lab.mover_choices(state, actor, kind, limit=max_choices))
+             rng: random.Random, exclude: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], bool]:
+    """The mover's choices of a kind naming no item of ``exclude`` (all, or ``max_choices``
+    sampled when there are more)."""
+    listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
     seen: dict[str, dict[str, Any]] = {}
@@ -425,7 +426,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
-    right is not weighed (counted in ``hopeless``)."""
+    right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
+    of the solution is not even counted)."""
     lab, state = turn.lab, turn.state
     seat = seat or turn.actor
     if turn.view is None:
@@ -439,10 +441,11 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             raise AdviceError(f"no deal fits what {seat} saw")
         listed: dict[int, list[frozenset[str]] | None] = {}
         rng = random.Random(0)
+        ruled_out = frozenset(c for c, v in turn.view.status().items() if v == "out")
         for kind in kinds or turn.kinds:
-            choices, cut = _choices(lab, state, turn.actor, kind, max_choices, rng)
-            truncated |= cut
             claims = lab.kinds[kind].claims
+            choices, cut = _choices(lab, state, turn.actor, kind, max_choices, rng, ruled_out if claims else frozenset())
+            truncated |= cut
             for args in choices:
                 if claims:
                     claim = _bare_claim(lab, state, turn.actor, kind, args)

@@ -39,7 +39,7 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (per rule set)")
     p.add_argument("--bots", default="random", metavar="SPEC",
                    help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
-                        "informed, informed:TEMPERATURE (default: random)")
+                        "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="the seed: one seed gives the same results on any number of workers (default 0)")
     p.add_argument("--max-moves", type=int, default=500, metavar="M", help="a game longer than this is cut")
