@@ -73,11 +73,6 @@ def run_suggest(args: argparse.Namespace) -> int:
         raise _bad(args.log, f"--at {args.at}: the log has {moves} moves (from 0 to {moves})")
     lab = Lab(rules)
     state, mover, kinds = position(rep, lab, args.at)
-    if state.ended:
-        raise _bad(args.log, f"the game has ended after move {args.at if args.at is not None else moves}: "
-                             "no move to advise", hint="give --at an earlier move")
-    if not kinds:
-        raise _bad(args.log, "no player has a move open here")
     seat = mover
     if args.viewer:
         found = next((p for p in rep.players if p.lower() == args.viewer.lower()), None)
@@ -86,6 +81,11 @@ def run_suggest(args: argparse.Namespace) -> int:
             raise _bad(args.log, f"--as {args.viewer}: not a player",
                        f"did you mean '{near}'?" if near else f"one of: {', '.join(rep.players)}")
         seat = found
+    if state.ended:
+        raise _bad(args.log, f"the game has ended after move {args.at if args.at is not None else moves}: "
+                             "no move to advise", hint="give --at an earlier move")
+    if not kinds:
+        raise _bad(args.log, "no player has a move open here")
     facts = [f for f in rep.facts(args.at) if f.viewers is None or seat in f.viewers]
     try:
         view = initial(rep.deal).with_facts(facts)
