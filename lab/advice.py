@@ -220,7 +220,7 @@ def _key(facts: Iterable[Fact]) -> str:
 
 
 def _entropy(ps: Iterable[float]) -> float:
-    return -sum(p * math.log2(p) for p in ps if p > 0)
+    return max(0.0, -sum(p * math.log2(p) for p in ps if p > 0))  # never -0.0
 
 
 def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
