@@ -297,3 +297,13 @@ def test_suggest_refuses_bad_input(capsys, argv, words):
     said = out + err
     assert words in said
     assert "clean-4p.yaml" in said and "Traceback" not in said
+
+
+@pytest.mark.parametrize("text", ["{{{ not yaml", "rules: no-such-game\nplayers: [A, B]\nmoves: []\n",
+                                  "- a list\n- not a log\n"])
+def test_suggest_refuses_a_hostile_log(capsys, tmp_path, text):
+    log = tmp_path / "bad.yaml"
+    log.write_text(text, encoding="utf-8")
+    status, out, err = _run(capsys, str(log))
+    assert status == 2
+    assert "bad.yaml:" in out + err and "Traceback" not in out + err
