@@ -423,11 +423,13 @@ def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
 
 
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
-                kinds: Sequence[str] | None = None) -> Advice:
+                kinds: Sequence[str] | None = None, silent_choices: int | None = None) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
-    of the solution is not even counted)."""
+    of the solution is not even counted).  ``silent_choices``: of a kind that can tell the
+    seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
+    this many choices, sampled (a bot that only needs one of them)."""
     lab, state = turn.lab, turn.state
     seat = seat or turn.actor
     if turn.view is None:
@@ -440,11 +442,14 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         if not turn.view.consistent():
             raise AdviceError(f"no deal fits what {seat} saw")
         listed: dict[int, list[frozenset[str]] | None] = {}
-        rng = random.Random(0)
+        rng = turn.rng
         ruled_out = frozenset(c for c, v in turn.view.status().items() if v == "out")
         for kind in kinds or turn.kinds:
-            claims = lab.kinds[kind].claims
-            choices, cut = _choices(lab, state, turn.actor, kind, max_choices, rng, ruled_out if claims else frozenset())
+            info = lab.kinds[kind]
+            claims = info.claims
+            silent = not claims and not info.observes and not lab.has_due
+            limit = min(max_choices, silent_choices) if silent and silent_choices else max_choices
+            choices, cut = _choices(lab, state, turn.actor, kind, limit, rng, ruled_out if claims else frozenset())
             truncated |= cut
             for args in choices:
                 if claims:

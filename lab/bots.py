@@ -52,7 +52,9 @@ SCORED_CANDIDATES = 8
 #: Solutions drawn from a bot's knowledge to value a move by expected score.
 SCORE_SAMPLES = 6
 #: Mover's choices per kind the greedy bot values at most (beyond: sampled).
-GREEDY_CHOICES = 64
+GREEDY_CHOICES = 24
+#: Choices of a kind that tells nothing the greedy bot looks at (it draws one of them).
+SILENT_CHOICES = 8
 #: Rejection-sampling tries per kind before enumerating.
 TRIES = 40
 #: Values of a move's optional choices tried before leaving them out.
@@ -430,11 +432,12 @@ class GreedyBot(InformedBot):
 
         if turn.view is None or not turn.view.consistent():
             return RandomBot().choose(turn)
-        claim = self.certain_claim(turn)
-        if claim is not None:
-            return claim
+        if turn.view.determined():  # else a certain claim, if any, is among the advice's choices
+            claim = self.certain_claim(turn)
+            if claim is not None:
+                return claim
         try:
-            advice = value_moves(turn, max_choices=self.choices)
+            advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES)
         except AdviceError:
             return InformedBot.choose(self, turn)
         moves = advice.moves
@@ -453,9 +456,9 @@ class GreedyBot(InformedBot):
             play = self._made(turn, m.kind, m.args)
             if play is not None:
                 return play
-        if best_claim is not None:  # only claims are open: the likeliest
-            return self._made(turn, best_claim.kind, best_claim.args)
-        return None
+        if best_claim is not None and not any(not turn.lab.kinds[k].claims for k in turn.kinds):
+            return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
+        return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
 
     @staticmethod
     def _made(turn: Turn, kind: str, args: Mapping[str, Any]) -> Play | None:
