@@ -22,7 +22,7 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_me
 from ..spec.machine import State
 from .advice import Advice, AdviceError, MoveValue, value_moves
 from .bots import Turn
-from .engine import Lab
+from .engine import MAX_ENUMERATE, Lab
 
 __all__ = ["run_suggest", "suggest_text", "position"]
 
@@ -90,7 +90,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     try:
         view = initial(rep.deal).with_facts(facts)
         turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
-        advice = value_moves(turn, seat=seat)
+        advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=seat)
     except (AdviceError, SolverError) as exc:
         raise _bad(args.log, f"no advice: {exc}") from None
     after = args.at if args.at is not None else moves
