@@ -256,7 +256,7 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
                 dist[k] = dist.get(k, 0.0) + m / total * q
             h_w += m / total * _entropy(share.values())
         return dist, h_w, total, True
-    found = _by_allowed(base, mass, [paths[per_cond[c][0]].facts for c in distinct])
+    found = _by_allowed(base, mass, [paths[per_cond[c][0]].facts for c in distinct], [conds[c] for c in distinct])
     if found is None:  # too many ways to search: each condition weighed by its worlds
         norm = covered or 1.0
         dist = {}
@@ -281,15 +281,16 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
     return {k: v / legal for k, v in dist.items()}, h_w / legal, legal, True
 
 
-def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]]
-                ) -> list[tuple[tuple[int, ...], float]] | None:
+def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]],
+                alone: Sequence[Knowledge]) -> list[tuple[tuple[int, ...], float]] | None:
     """The worlds of ``base`` grouped by exactly which conditions they satisfy: (indexes, mass)
     for each group that has worlds; None beyond :data:`MAX_NODES` nodes of the search.
 
     Only conjunctions are counted (every engine takes them; a negated condition may move an
     engine to one that cannot count): the mass of the worlds satisfying at least the conditions
     of T, for every T that some world satisfies, then exactly S by inclusion and exclusion,
-    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T)."""
+    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T).  ``alone``: ``base`` with
+    each condition, counted already."""
     at_least: dict[tuple[int, ...], float] = {}
     stack: list[tuple[Knowledge, int, tuple[int, ...]]] = [(base, 0, ())]
     while stack:
@@ -298,7 +299,7 @@ def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]]
         if len(at_least) > MAX_NODES:
             return None
         for i in range(start, len(conds)):
-            inside = k.with_facts(conds[i])
+            inside = alone[i] if not chosen else k.with_facts(conds[i])
             if inside.consistent():
                 stack.append((inside, i + 1, chosen + (i,)))
     out = []
@@ -334,7 +335,7 @@ def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, 
         k = _key(p.seen)
         if k not in says:
             says[k] = tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
-            posts[k] = base.with_facts(p.seen)
+            posts[k] = conds[k] if k in conds else base.with_facts(p.seen)  # seen all: counted already
     h_x = _entropy(dist.values())
     mv.bits = max(0.0, h_x - h_w)
     mv.legal = legal / mass(base)
