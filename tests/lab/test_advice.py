@@ -92,8 +92,6 @@ def _lady_worlds(rep, facts):
     that fits the seat's facts."""
     rules = rep.rules
     clues = list(rules.components["clues"].items)
-    category = {c: rules.components["clues"].attributes_of(c)["category"] for c in clues} \
-        if hasattr(rules.components["clues"], "attributes_of") else None
     deck = rep.deal.decks[0]
     hands = [z.id for z in deck.zones if z.family == "hand"]
     desk = next(z.id for z in deck.zones if z.family != "hand")
@@ -121,7 +119,7 @@ def lady():
 
 def test_lady_alice_suspicions_match_a_plain_enumeration(lady):
     rep, turn, worlds, hands, advice = lady
-    assert advice.moves and len(worlds) == advice.worlds * (1 if advice.world_kind == "deals" else 1) or True
+    assert advice.moves
     hand_set = set(hands)
 
     def solution_of(w):
@@ -277,11 +275,14 @@ def test_suggest_json_is_complete(capsys):
 
 
 def test_suggest_escapes_names(capsys, tmp_path):
-    text = LADY.read_text(encoding="utf-8").replace("Helen", "He\x1b[2Jlen")
+    text = LADY.read_text(encoding="utf-8").replace("Helen", "He\u202elen")  # a right-to-left override
     log = tmp_path / "game.yaml"
-    log.write_text(text.replace("rules: lady-alice", "rules: lady-alice"), encoding="utf-8")
-    status, out, err = _run(capsys, str(log), "--at", "4", "--top", "2")
-    assert "\x1b" not in out + err
+    log.write_text(text, encoding="utf-8")
+    for fmt in ("text", "json"):
+        status, out, err = _run(capsys, str(log), "--at", "4", "--top", "2", "--as", "He\u202elen", "--format", fmt)
+        assert status == 0, out + err
+        assert "\u202e" not in out + err  # shown escaped, never sent
+        assert "He" in out
 
 
 @pytest.mark.parametrize("argv, words", [
