@@ -445,12 +445,13 @@ class GreedyBot(InformedBot):
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
         if best_claim is not None and (best_claim.right or 0.0) >= min(self.risk, 1.0) - 1e-9:
             return self._made(turn, best_claim.kind, best_claim.args)
-        others = [m for m in moves if m.right is None]
+        others = [m for m in moves if not turn.lab.kinds[m.kind].claims]  # a claim saying nothing: no
         informative = [m for m in others if (m.solution_bits if m.solution_bits is not None else m.bits or 0.0) > 0]
-        if informative:
-            play = self._made(turn, informative[0].kind, informative[0].args)  # ranked first by information
+        for m in informative:  # in rank order: the first that does not oblige a gamble after it
+            play = self._made(turn, m.kind, m.args)
             if play is not None and not self.forces_gamble(turn, play):
                 return play
+        others = [m for m in others if m not in informative]
         turn.rng.shuffle(others)
         for m in others:
             play = self._made(turn, m.kind, m.args)
