@@ -5,6 +5,9 @@
   drawn uniformly among the legal ones (rejection sampling, then, when that
   keeps failing, enumeration).  Uniform over kinds first so that a kind
   with thousands of variants (naming four cards) does not crowd out a pass.
+* ``greedy`` — the move of most expected information (:mod:`lab.advice`);
+  a claim when certain, or when its chance of being right reaches
+  ``greedy:risk=P``.
 * ``informed`` — from its own seat (public facts and its own private ones):
   when a move that *claims* something about the deal (a ``claims:`` of the
   rule file) is legal and the claim is forced by
@@ -20,7 +23,7 @@
   (:data:`CANDIDATES` candidates per kind).
 
 A specification names a bot per seat, comma-separated, the last repeated
-for the remaining seats: ``random``, ``informed``, ``informed:0.5``
+for the remaining seats: ``random``, ``informed``, ``informed:0.5``, ``greedy:risk=0.8``
 (temperature), ``random:end=0.05`` (kind weights).
 """
 
@@ -40,7 +43,7 @@ from ..spec.machine import Play, State
 from ..spec.scoring import UnknownValues, score
 from .engine import Lab
 
-__all__ = ["Bot", "RandomBot", "InformedBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
+__all__ = ["Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
 #: Candidate mover choices valued per move kind by the informed bot.
 CANDIDATES = 24
@@ -48,6 +51,10 @@ CANDIDATES = 24
 SCORED_CANDIDATES = 8
 #: Solutions drawn from a bot's knowledge to value a move by expected score.
 SCORE_SAMPLES = 6
+#: Mover's choices per kind the greedy bot values at most (beyond: sampled).
+GREEDY_CHOICES = 24
+#: Choices of a kind that tells nothing the greedy bot looks at (it draws one of them).
+SILENT_CHOICES = 8
 #: Rejection-sampling tries per kind before enumerating.
 TRIES = 40
 #: Values of a move's optional choices tried before leaving them out.
@@ -406,6 +413,60 @@ class InformedBot(Bot):
         return (total - sum(before)) / len(solutions)
 
 
+@dataclass
+class GreedyBot(InformedBot):
+    """The move that tells the bot most (expected information about the solution, from
+    :func:`lab.advice.value_moves`); a claim when it is certain or when its chance of being
+    right reaches ``risk``.  Large choice sets are sampled (``choices`` per kind)."""
+
+    risk: float = 1.0
+    choices: int = GREEDY_CHOICES
+    temperature: float = 0.0
+    name = "greedy"
+
+    def spec(self) -> str:
+        return "greedy" + (f":risk={self.risk:g}" if self.risk < 1 else "")
+
+    def choose(self, turn: Turn) -> Play | None:
+        from .advice import AdviceError, value_moves  # advice imports this module
+
+        if turn.view is None or not turn.view.consistent():
+            return RandomBot().choose(turn)
+        if turn.view.determined():  # else a certain claim, if any, is among the advice's choices
+            claim = self.certain_claim(turn)
+            if claim is not None:
+                return claim
+        try:
+            advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES)
+        except AdviceError:
+            return InformedBot.choose(self, turn)
+        moves = advice.moves
+        claims = [m for m in moves if m.right is not None]
+        best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
+        if best_claim is not None and (best_claim.right or 0.0) >= min(self.risk, 1.0) - 1e-9:
+            return self._made(turn, best_claim.kind, best_claim.args)
+        others = [m for m in moves if not turn.lab.kinds[m.kind].claims]  # a claim saying nothing: no
+        informative = [m for m in others if (m.solution_bits if m.solution_bits is not None else m.bits or 0.0) > 0]
+        for m in informative:  # in rank order: the first that does not oblige a gamble after it
+            play = self._made(turn, m.kind, m.args)
+            if play is not None and not self.forces_gamble(turn, play):
+                return play
+        others = [m for m in others if m not in informative]
+        turn.rng.shuffle(others)
+        for m in others:
+            play = self._made(turn, m.kind, m.args)
+            if play is not None:
+                return play
+        if best_claim is not None and not any(not turn.lab.kinds[k].claims for k in turn.kinds):
+            return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
+        return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
+
+    @staticmethod
+    def _made(turn: Turn, kind: str, args: Mapping[str, Any]) -> Play | None:
+        """The move with these choices, its outcomes filled in from the true deal."""
+        return _sampled(turn, kind, dict(args))
+
+
 def _outcomes(turn: Turn, play: Play) -> list[Play]:
     """Every outcome the move may have as far as the rules go (kept for the decision)."""
     lab = turn.lab
@@ -483,7 +544,25 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0) -> Bot:
             if not math.isfinite(temperature) or temperature < 0:
                 raise BotSpecError("the temperature must be a number from 0 up", column)
         return InformedBot(temperature)
-    raise BotSpecError(f"unknown bot {name!r} (bots: random, informed)", column)
+    if name == "greedy":
+        return GreedyBot(risk=_greedy_risk(rest, column))
+    raise BotSpecError(f"unknown bot {name!r} (bots: random, informed, greedy)", column)
+
+
+def _greedy_risk(rest: str, column: int) -> float:
+    """``risk=P`` of a greedy bot (default 1: only certain claims)."""
+    risk = 1.0
+    for part in filter(None, (p.strip() for p in rest.split(";"))):
+        key, eq, num = part.partition("=")
+        if not eq or key.strip() != "risk":
+            raise BotSpecError(f"a greedy bot takes risk=P (a chance from 0 to 1), not {part!r}", column)
+        try:
+            risk = float(num)
+        except ValueError:
+            raise BotSpecError(f"the risk must be a number, not {num.strip()!r}", column) from None
+        if not math.isfinite(risk) or not 0 < risk <= 1:
+            raise BotSpecError("the risk must be a chance above 0, at most 1", column)
+    return risk
 
 
 def parse_bots(text: str, seats: int, kinds: Sequence[str] = ()) -> list[Bot]:
@@ -492,7 +571,7 @@ def parse_bots(text: str, seats: int, kinds: Sequence[str] = ()) -> list[Bot]:
     Weights of a random bot are separated by ``;``: ``random:end=0.05;wait=2``.
     """
     if not isinstance(text, str) or not text.strip():
-        raise BotSpecError("no bot named (bots: random, informed)")
+        raise BotSpecError("no bot named (bots: random, informed, greedy)")
     if len(text) > 1000:
         raise BotSpecError("a bot specification of more than 1000 characters")
     parts, column, bots = text.split(","), 0, []

@@ -39,7 +39,7 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (per rule set)")
     p.add_argument("--bots", default="random", metavar="SPEC",
                    help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
-                        "informed, informed:TEMPERATURE (default: random)")
+                        "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="the seed: one seed gives the same results on any number of workers (default 0)")
     p.add_argument("--max-moves", type=int, default=500, metavar="M", help="a game longer than this is cut")
@@ -94,6 +94,24 @@ def add_commands(sub: Any) -> None:
                             "exit status 4")
     prove.add_argument("--counterexample", metavar="FILE", help="write the first counterexample's log here")
     prove.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    _suggest_options(_sub(sub, "suggest", "the mover's choices after a log, ranked by what they would tell",
+                          "Replay a log and value every legal choice of the player to move: the chance of each "
+                          "answer the seat would observe, the expected information (bits about the deal and "
+                          "the solution), a claim's chance of being right, the expected worlds left.",
+                          ["ruleslawyer suggest game.yaml", "ruleslawyer suggest game.yaml --as Gordon --at 12",
+                           "ruleslawyer suggest game.yaml --top 3 --format json"]))
+
+
+def _suggest_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
+    p.add_argument("--as", dest="viewer", metavar="NAME",
+                   help="the seat whose knowledge values the moves (default: the mover's; e.g. --as Gordon)")
+    p.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last; e.g. --at 12)")
+    p.add_argument("--top", type=int, metavar="K", help="list the K best choices (default 10)")
+    add_house_option(p, "a house-rule overlay to play the log with, besides the ones the log names")
+    p.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                   help="a folder (besides the log's own) where the rule files a log names may be (repeatable)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 
 
 def _arg_error(option: str, message: str, column: int = 0) -> DiagnosticError:
@@ -353,6 +371,17 @@ def _prove(args: argparse.Namespace) -> int:
     return EXIT_CLEAN if result.complete else EXIT_INCOMPLETE
 
 
+def _suggest(args: argparse.Namespace) -> int:
+    from ..spec.paths import ALLOWED
+    from .suggest import run_suggest
+
+    token = ALLOWED.set(tuple(args.allow_path))
+    try:
+        return run_suggest(args)
+    finally:
+        ALLOWED.reset(token)
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "simulate": _simulate, "compare": _compare, "prove": _prove,
+    "simulate": _simulate, "compare": _compare, "prove": _prove, "suggest": _suggest,
 }

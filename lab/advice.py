@@ -1,0 +1,508 @@
+"""Move advice: every legal choice of the mover's, valued from one seat's knowledge.
+
+For each choice the mover may make, every way the rules let it end (the
+move's outcome completions, then the moves the rules oblige others to make
+right after it that leave them nothing to choose but outcomes: a player
+asked shows a card or says they cannot) is a *path*; a path is possible in
+the worlds where every fact it lets anyone observe holds.  What the seat
+observes of a path is the facts it sees.  The model: a world is drawn from
+the seat's knowledge (the deal's prior, counted exactly by the solver), then
+one of the paths possible in it, uniformly (an answer left to another
+player's free choice is taken as drawn uniformly among those the rules
+allow).  Then, per choice:
+
+* ``answers`` — each distinct observation's probability and the worlds the
+  seat would have left after it;
+* ``bits`` — the expected information the observation gives about the
+  hidden deal's worlds, I(world; observation) = H(observation) −
+  H(observation | world), in bits; ``solution_bits`` the same about the
+  solution (the content of the rule file's ``deal: solution:`` zones), when
+  it can be counted (None otherwise);
+* ``right`` / ``wrong`` — for a move that claims something (``claims:``),
+  the chance the claim holds or not;
+* ``worlds_left`` — the expected worlds left after the observation.
+
+Choices are ranked: a certain claim first, then moves that observe something
+by information (about the solution when every such move has it, else about
+the deal), then uncertain claims by their chance of being right, then moves
+that observe nothing (unranked, ``ranked_by: none``).  Nothing here names a
+game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from math import comb, prod
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..solver.engine import Knowledge
+from ..solver.engines import rebuild
+from ..solver.errors import SolverError
+from ..solver.frame import project
+from ..spec.dealmodel import Deal
+from ..spec.facts import Fact, count
+from ..spec.machine import Play, State
+from .bots import Turn
+from .engine import Lab
+
+__all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
+           "MAX_PATHS", "SOLUTION_LIMIT"]
+
+#: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
+MAX_PATHS = 512
+#: Moves obliged right after a choice followed at most (a chain of players asked).
+MAX_CHAIN = 16
+#: Nodes of the search over which paths a world allows, per choice, at most.
+MAX_NODES = 20000
+#: Solutions left at most for the information about the solution when answers split them.
+SOLUTION_LIMIT = 32
+#: Solutions times distinct conditions counted at most for that information, per choice.
+SOLUTION_BUDGET = 64
+#: Tolerance of a probability sum.
+EPS = 1e-9
+
+
+class AdviceError(ValueError):
+    """Advice that cannot be given (no exact count of the seat's worlds, an ended game)."""
+
+
+@dataclass(frozen=True)
+class Path:
+    """One way a move may end: its plays (the move, then the moves obliged right after it),
+    every fact they let anyone observe, and what the seat sees of them."""
+
+    plays: tuple[Play, ...]
+    facts: tuple[Fact, ...]
+    seen: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    says: tuple[str, ...]          # the observed facts in the rule file's words (empty: nothing seen)
+    probability: float
+    worlds_left: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"says": list(self.says), "probability": self.probability, "worlds_left": self.worlds_left}
+
+
+@dataclass
+class MoveValue:
+    kind: str
+    args: dict[str, Any]           # the mover's choices
+    play: Play                     # a legal completion (for a bot to make the move)
+    answers: list[Answer] = field(default_factory=list)
+    bits: float | None = None
+    solution_bits: float | None = None
+    right: float | None = None
+    wrong: float | None = None
+    worlds_left: float | None = None
+    legal: float = 1.0             # the chance the move is legal at all (a rule reading hidden cards)
+    exact: bool = True             # False: the paths were too many to weigh by world (see model)
+    world_kind: str = "deals"      # what worlds_left counts: whole deals or solutions
+    ranked_by: str = "none"
+    rank: int = 0
+
+    @property
+    def observes(self) -> bool:
+        return self.bits is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "kind": self.kind, "choices": self.args, "ranked_by": self.ranked_by,
+                "bits": self.bits, "solution_bits": self.solution_bits, "right": self.right,
+                "wrong": self.wrong, "worlds_left": self.worlds_left, "legal": self.legal,
+                "exact": self.exact, "world_kind": self.world_kind, "answers": [a.to_json() for a in self.answers]}
+
+
+@dataclass
+class Advice:
+    seat: str
+    mover: str
+    worlds: int
+    world_kind: str                # "deals" (or "solutions")
+    solutions: int
+    moves: list[MoveValue]
+    truncated: bool
+    ranked_by: str                 # how moves that observe something were ranked
+    hopeless: int = 0              # claims that cannot be right, not listed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "mover": self.mover, "worlds": self.worlds, "world_kind": self.world_kind,
+                "solutions": self.solutions, "truncated": self.truncated, "ranked_by": self.ranked_by,
+                "hopeless_claims": self.hopeless,
+                "model": "a world drawn from the seat's knowledge (the deal's prior), then one of the ways "
+                         "the rules let the move end in it, uniformly",
+                "moves": [m.to_json() for m in self.moves]}
+
+
+# -- the prior's weight -----------------------------------------------------------------------
+def _pattern_sizes(deal: Deal) -> dict[tuple[int, ...], int] | None:
+    """Deals per pattern of the solution deck's group constraint, up to a common factor, when
+    they differ (then worlds are not equally likely); None when every world weighs the same."""
+    constrained = [d for d in deal.decks if d.constraints]
+    if not constrained:
+        return None
+    if len(constrained) > 1 or len(constrained[0].constraints) > 1 or constrained[0] is not deal.solution_deck:
+        raise AdviceError("a deal with several group constraints: its worlds' weights are not counted here")
+    g = constrained[0].constraints[0]
+    sizes = {p: prod(comb(len(cards), n) for cards, n in zip(g.groups, p)) for p in g.patterns}
+    return None if len(set(sizes.values())) <= 1 else sizes
+
+
+class _Mass:
+    """The prior mass of a knowledge's worlds (its count when every world weighs the same)."""
+
+    def __init__(self, deal: Deal):
+        self.sizes = _pattern_sizes(deal)
+
+    def __call__(self, k: Knowledge) -> float:
+        n = k.count()
+        if self.sizes is None or n == 0:
+            return float(n)
+        # each world of pattern p weighs 1/sizes[p]: count / mass = sum_p P(p | k) * sizes[p]
+        probs = k.pattern_probabilities()
+        return n / sum(q * self.sizes[p] for p, q in probs.items())
+
+
+# -- paths ------------------------------------------------------------------------------------
+def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
+               limit: int = MAX_PATHS) -> list[Path] | None:
+    """Every way the move with these mover's choices may end, as far as the rules go (None:
+    more than ``limit``); the moves obliged right after it are followed while they leave
+    their player nothing to choose but outcomes."""
+    out: list[Path] = []
+    first = lab.completions(state, actor, kind, args, None, random.Random(0))
+    stack = [(state, (p,), (), ()) for p in reversed(first)]
+    while stack:
+        before, plays, facts, seen = stack.pop()
+        play = plays[-1]
+        new = tuple(lab.machine.observations(before, play, source=("advice", len(plays))))
+        facts = facts + new
+        seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        nxt: list[Play] = []
+        after = before
+        if lab.has_due and len(plays) < MAX_CHAIN:  # a chain of obliged moves: only when rules have one
+            after = lab.apply(before, play)[0].state
+            nxt = _obliged(lab, after)
+        if not nxt:
+            out.append(Path(plays, facts, seen))
+            if len(out) > limit:
+                return None
+            continue
+        for p in reversed(nxt):
+            stack.append((after, plays + (p,), facts, seen))
+        if len(stack) + len(out) > 4 * limit:
+            return None
+    return out
+
+
+def _obliged(lab: Lab, state: State) -> list[Play]:
+    """The completions of the moves the rules oblige the first due player to make now, when
+    none leaves that player a choice of their own (else nothing: the chain stops there)."""
+    due = lab.due(state)
+    if not due:
+        return []
+    who = due[0][0]
+    kinds = [k for p, k in due if p == who]
+    if any(lab.kinds[k].mover for k in kinds):
+        return []
+    out: list[Play] = []
+    for k in kinds:
+        out.extend(lab.completions(state, who, k, {}, None, random.Random(0)))
+    return out
+
+
+# -- values -----------------------------------------------------------------------------------
+def _key(facts: Iterable[Fact]) -> str:
+    return repr([f.formula for f in facts])
+
+
+def _entropy(ps: Iterable[float]) -> float:
+    return max(0.0, -sum(p * math.log2(p) for p in ps if p > 0))  # never -0.0
+
+
+def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
+                  conds: dict[str, Knowledge]) -> tuple[dict[str, float], float, float, bool] | None:
+    """(P(observation) by the seat's key, H(observation | world), the mass of the worlds where
+    some path is possible, exact) from ``base``; None when no world allows the move."""
+    total = mass(base)
+    if total == 0:
+        return None
+    ckeys = [_key(p.facts) for p in paths]
+    distinct = list(dict.fromkeys(ckeys))
+    masses = {}
+    for c in distinct:
+        if c not in conds:
+            p = paths[ckeys.index(c)]
+            conds[c] = base.with_facts(p.facts)
+        masses[c] = mass(conds[c])
+    seat_key = [_key(p.seen) for p in paths]
+    per_cond: dict[str, list[int]] = {}
+    for i, c in enumerate(ckeys):
+        per_cond.setdefault(c, []).append(i)
+    covered = sum(masses.values())
+    if abs(covered - total) <= EPS * max(1.0, total):
+        # each world allows the paths of one condition: exact without a search
+        dist: dict[str, float] = {}
+        h_w = 0.0
+        for c, m in masses.items():
+            idx = per_cond[c]
+            share: dict[str, float] = {}
+            for i in idx:
+                share[seat_key[i]] = share.get(seat_key[i], 0.0) + 1 / len(idx)
+            for k, q in share.items():
+                dist[k] = dist.get(k, 0.0) + m / total * q
+            h_w += m / total * _entropy(share.values())
+        return dist, h_w, total, True
+    found = _by_allowed(base, mass, [paths[per_cond[c][0]].facts for c in distinct], [conds[c] for c in distinct])
+    if found is None:  # too many ways to search: each condition weighed by its worlds
+        norm = covered or 1.0
+        dist = {}
+        for c, m in masses.items():
+            for i in per_cond[c]:
+                dist[seat_key[i]] = dist.get(seat_key[i], 0.0) + m / norm / len(per_cond[c])
+        return dist, 0.0, covered, False
+    dist, h_w, legal = {}, 0.0, 0.0
+    for allowed, m in found:
+        idx = [i for c in allowed for i in per_cond[distinct[c]]]
+        if not idx:
+            continue
+        legal += m
+        share = {}
+        for i in idx:
+            share[seat_key[i]] = share.get(seat_key[i], 0.0) + 1 / len(idx)
+        for k, q in share.items():
+            dist[k] = dist.get(k, 0.0) + m * q
+        h_w += m * _entropy(share.values())
+    if legal == 0:
+        return None
+    return {k: v / legal for k, v in dist.items()}, h_w / legal, legal, True
+
+
+def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]],
+                alone: Sequence[Knowledge]) -> list[tuple[tuple[int, ...], float]] | None:
+    """The worlds of ``base`` grouped by exactly which conditions they satisfy: (indexes, mass)
+    for each group that has worlds; None beyond :data:`MAX_NODES` nodes of the search.
+
+    Only conjunctions are counted (every engine takes them; a negated condition may move an
+    engine to one that cannot count): the mass of the worlds satisfying at least the conditions
+    of T, for every T that some world satisfies, then exactly S by inclusion and exclusion,
+    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T).  ``alone``: ``base`` with
+    each condition, counted already."""
+    at_least: dict[tuple[int, ...], float] = {}
+    stack: list[tuple[Knowledge, int, tuple[int, ...]]] = [(base, 0, ())]
+    while stack:
+        k, start, chosen = stack.pop()
+        at_least[chosen] = mass(k)
+        if len(at_least) > MAX_NODES:
+            return None
+        for i in range(start, len(conds)):
+            inside = alone[i] if not chosen else k.with_facts(conds[i])
+            if inside.consistent():
+                stack.append((inside, i + 1, chosen + (i,)))
+    out = []
+    for s_set in at_least:
+        inner = set(s_set)
+        exact = sum((-1) ** (len(t) - len(s_set)) * m for t, m in at_least.items() if inner <= set(t))
+        if exact > EPS * max(1.0, at_least[()]):
+            out.append((s_set, exact))
+    return out
+
+
+def _solution_fact(deal: Deal, solution: Iterable[str]) -> Fact:
+    cards = sorted(solution)
+    return Fact(count(cards, set(deal.solution)) == len(cards))
+
+
+def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, Any], paths: list[Path],
+           solutions: list[frozenset[str]] | None, claim: Any) -> MoveValue | None:
+    mv = MoveValue(kind, args, paths[0].plays[0], world_kind=base.worlds)
+    if claim is not None:
+        right = mass(base.with_fact(Fact(claim))) / mass(base)
+        mv.right, mv.wrong = right, 1.0 - right
+    if not any(p.seen for p in paths):
+        return mv  # the seat observes nothing of it
+    conds: dict[str, Knowledge] = {}
+    found = _distribution(base, mass, paths, conds)
+    if found is None:
+        return None  # no world the seat thinks possible allows the move
+    dist, h_w, legal, exact = found
+    says: dict[str, tuple[str, ...]] = {}
+    posts: dict[str, Knowledge] = {}
+    for p in paths:
+        k = _key(p.seen)
+        if k not in says:
+            says[k] = tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
+            posts[k] = conds[k] if k in conds else base.with_facts(p.seen)  # seen all: counted already
+    h_x = _entropy(dist.values())
+    mv.bits = max(0.0, h_x - h_w)
+    mv.legal = legal / mass(base)
+    mv.exact = exact
+    mv.answers = sorted((Answer(says[k], q, posts[k].count()) for k, q in dist.items() if q > 0),
+                        key=lambda a: -a.probability)
+    mv.worlds_left = sum(a.probability * a.worlds_left for a in mv.answers)
+    mv.solution_bits = _solution_bits(base, mass, paths, dist, h_x, posts, solutions, exact)
+    return mv
+
+
+def _solution_bits(base: Knowledge, mass: _Mass, paths: list[Path], dist: Mapping[str, float], h_x: float,
+                   posts: Mapping[str, Knowledge], solutions: list[frozenset[str]] | None,
+                   exact: bool) -> float | None:
+    """I(solution; observation): H(observation) when no solution is left under two
+    observations, else from each solution's own distribution (when few are left)."""
+    if not exact:
+        return None
+    total = base.solution_count()
+    if sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
+        return h_x  # the observation is a function of the solution
+    if solutions is None or len(solutions) * len({_key(p.facts) for p in paths}) > SOLUTION_BUDGET:
+        return None
+    h_s, whole = 0.0, mass(base)
+    for sol in solutions:
+        ks = base.with_fact(_solution_fact(base.deal, sol))
+        found = _distribution(ks, mass, paths, {})
+        if found is None:
+            continue
+        d, _h, legal, ok = found
+        if not ok:
+            return None
+        h_s += legal / whole * _entropy(d.values())
+    return max(0.0, h_x - h_s)
+
+
+def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
+             rng: random.Random, exclude: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], bool]:
+    """The mover's choices of a kind naming no item of ``exclude`` (all, or ``max_choices``
+    sampled when there are more)."""
+    listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
+    if listed or not lab.kinds[kind].mover:
+        return listed or [{}], False
+    seen: dict[str, dict[str, Any]] = {}
+    for _ in range(max_choices * 4):
+        args = lab.sample_args(state, actor, kind, rng)
+        seen.setdefault(repr(sorted(args.items())), args)
+        if len(seen) >= max_choices:
+            break
+    return list(seen.values()), True
+
+
+class _Bases:
+    """The seat's knowledge in the engine each move needs: the one it has when it counts whole
+    deals, or counts solutions and the move's facts are about the solution alone; else the
+    same facts counted as whole deals (a fact pinning a card to one zone of the solution changes
+    how many deals each solution stands for: counting solutions would give it the wrong chance)."""
+
+    def __init__(self, view: Knowledge):
+        self.view = view
+        self.deal = view.deal
+        self._deals: Knowledge | None = view if view.worlds == "deals" else None
+
+    def deals(self) -> Knowledge:
+        if self._deals is None:
+            self._deals = rebuild(self.deal, tuple(getattr(self.view, "facts", ())))
+        return self._deals
+
+    def for_facts(self, facts: Iterable[Fact]) -> Knowledge:
+        if self.view.worlds == "deals":
+            return self.view
+        for f in facts:
+            p = project(self.deal, f)
+            if p is None or p.pins:
+                return self.deals()
+        return self.view
+
+
+def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> Any:
+    """What a claim with these mover's choices asserts, when its outcomes do not change it (None
+    when it cannot be told without them)."""
+    try:
+        return lab.machine.claim(state, Play(kind, actor, dict(args)))
+    except Exception:  # noqa: BLE001 - the claim reads an outcome: told from a completion instead
+        return None
+
+
+def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
+                kinds: Sequence[str] | None = None, silent_choices: int | None = None) -> Advice:
+    """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
+    (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
+    right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
+    of the solution is not even counted).  ``silent_choices``: of a kind that can tell the
+    seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
+    this many choices, sampled (a bot that only needs one of them)."""
+    lab, state = turn.lab, turn.state
+    seat = seat or turn.actor
+    if turn.view is None:
+        raise AdviceError("no knowledge of the deal to advise from")
+    moves: list[MoveValue] = []
+    truncated, hopeless = False, 0
+    try:
+        bases = _Bases(turn.view)
+        mass = _Mass(bases.deal)
+        if not turn.view.consistent():
+            raise AdviceError(f"no deal fits what {seat} saw")
+        listed: dict[int, list[frozenset[str]] | None] = {}
+        rng = turn.rng
+        ruled_out = frozenset(c for c, v in turn.view.status().items() if v == "out")
+        for kind in kinds or turn.kinds:
+            info = lab.kinds[kind]
+            claims = info.claims
+            silent = not claims and not info.observes and not lab.has_due
+            limit = min(max_choices, silent_choices) if silent and silent_choices else max_choices
+            choices, cut = _choices(lab, state, turn.actor, kind, limit, rng, ruled_out if claims else frozenset())
+            truncated |= cut
+            for args in choices:
+                if claims:
+                    claim = _bare_claim(lab, state, turn.actor, kind, args)
+                    if claim is not None:
+                        b = bases.for_facts([Fact(claim)])
+                        if not b.with_fact(Fact(claim)).consistent():
+                            hopeless += 1
+                            continue
+                paths = move_paths(lab, state, turn.actor, kind, args, seat)
+                if paths is None:
+                    truncated = True
+                    continue
+                if not paths:
+                    continue  # not legal
+                facts = [f for p in paths for f in p.facts]
+                claim = lab.machine.claim(state, paths[0].plays[0]) if claims else None
+                base = bases.for_facts(facts + ([Fact(claim)] if claim is not None else []))
+                if id(base) not in listed:
+                    listed[id(base)] = base.solutions(SOLUTION_LIMIT)
+                mv = _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim)
+                if mv is not None:
+                    moves.append(mv)
+        view = turn.view
+        worlds, n_solutions = view.count(), view.solution_count()
+    except SolverError as exc:
+        raise AdviceError(f"the solver cannot count these worlds exactly: {exc}") from None
+    ranked_by = _rank(moves)
+    return Advice(seat, turn.actor, worlds, view.worlds, n_solutions, moves, truncated, ranked_by, hopeless)
+
+
+def _rank(moves: list[MoveValue]) -> str:
+    """Order the moves (see the module's docstring); the information they are ranked by."""
+    informative = [m for m in moves if m.observes and m.right is None]
+    on_solution = all(m.solution_bits is not None for m in informative)
+    for m in moves:
+        if m.right is not None:
+            m.ranked_by = "chance right"
+        elif m.observes:
+            m.ranked_by = "information about the solution" if on_solution else "information about the deal"
+
+    def key(m: MoveValue) -> tuple[int, float, float]:
+        if m.right is not None and m.right >= 1 - EPS:
+            return (0, -1.0, 0.0)
+        if m.right is None and m.observes:
+            bits = m.solution_bits if on_solution else m.bits
+            return (1, -(bits or 0.0), -(m.bits or 0.0))
+        if m.right is not None:
+            return (2, -m.right, 0.0)
+        return (3, 0.0, 0.0)
+
+    moves.sort(key=key)
+    for i, m in enumerate(moves):
+        m.rank = i + 1
+    return "information about the solution" if on_solution else "information about the deal"
