@@ -27,6 +27,15 @@ by information (about the solution when every such move has it, else about
 the deal), then uncertain claims by their chance of being right, then moves
 that observe nothing (unranked, ``ranked_by: none``).  Nothing here names a
 game.
+
+Work is bounded by a budget of solver counts (:data:`MAX_COUNTS`; each distinct
+knowledge, the seat's facts plus a set of a path's facts, is counted once and
+remembered).  The choices are valued in a seeded random order; when the budget
+runs out the ones valued are a uniform random sample of them all, and the advice
+says so (``sampled``, ``valued`` of ``choices``).  The information about the
+solution is counted last, best moves by the deal's information first, with what
+is left of the budget; when it does not reach every move, moves are ranked by
+the deal's information and ``solution_counted`` says for how many it was counted.
 """
 
 from __future__ import annotations
@@ -48,7 +57,7 @@ from .bots import Turn
 from .engine import Lab
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
-           "MAX_PATHS", "SOLUTION_LIMIT"]
+           "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS"]
 
 #: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
 MAX_PATHS = 512
@@ -60,12 +69,48 @@ MAX_NODES = 20000
 SOLUTION_LIMIT = 32
 #: Solutions times distinct conditions counted at most for that information, per choice.
 SOLUTION_BUDGET = 64
+#: Solver counts (distinct knowledges counted) one advice may ask for, by default.
+MAX_COUNTS = 400
 #: Tolerance of a probability sum.
 EPS = 1e-9
 
 
 class AdviceError(ValueError):
     """Advice that cannot be given (no exact count of the seat's worlds, an ended game)."""
+
+
+class _Spent(Exception):
+    """The budget of solver counts would be exceeded by the next count."""
+
+
+class _Budget:
+    """Knowledges by the facts added to a base, each made and counted once; the counts asked of
+    the solver, at most ``limit`` (:class:`_Spent` before one more)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._memo: dict[tuple[int, frozenset[str]], tuple[Knowledge, Knowledge]] = {}
+        self._counted: dict[int, Knowledge] = {}  # kept alive: their ids stay theirs
+
+    def know(self, base: Knowledge, facts: Iterable[Fact], parent: Knowledge | None = None,
+             more: Sequence[Fact] = ()) -> Knowledge:
+        """``base`` with ``facts`` (made as ``parent`` with ``more`` when given: the same facts)."""
+        facts = tuple(facts)
+        key = (id(base), frozenset(repr(f.formula) for f in facts))
+        if key not in self._memo:
+            made = parent.with_facts(more) if parent is not None else base.with_facts(facts)
+            self._memo[key] = (base, made)
+        return self._memo[key][1]
+
+    def charge(self, k: Knowledge) -> Knowledge:
+        """``k``, counted: one count of the budget the first time it is asked anything."""
+        if id(k) not in self._counted:
+            if self.used >= self.limit:
+                raise _Spent
+            self.used += 1
+            self._counted[id(k)] = k
+        return k
 
 
 @dataclass(frozen=True)
@@ -127,11 +172,19 @@ class Advice:
     truncated: bool
     ranked_by: str                 # how moves that observe something were ranked
     hopeless: int = 0              # claims that cannot be right, not listed
+    valued: int = 0                # choices valued (a uniform sample of them when ``sampled``)
+    choices: int = 0               # choices listed
+    sampled: bool = False          # the budget of solver counts ran out before every choice was valued
+    solution_uncounted: int = 0    # moves whose information about the solution the budget left uncounted
+    counts: int = 0                # solver counts asked for
+    budget: int = MAX_COUNTS
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "mover": self.mover, "worlds": self.worlds, "world_kind": self.world_kind,
                 "solutions": self.solutions, "truncated": self.truncated, "ranked_by": self.ranked_by,
-                "hopeless_claims": self.hopeless,
+                "hopeless_claims": self.hopeless, "valued": self.valued, "choices": self.choices,
+                "sampled": self.sampled, "solution_uncounted": self.solution_uncounted,
+                "counts": self.counts, "budget": self.budget,
                 "model": "a world drawn from the seat's knowledge (the deal's prior), then one of the ways "
                          "the rules let the move end in it, uniformly",
                 "moves": [m.to_json() for m in self.moves]}
@@ -154,11 +207,12 @@ def _pattern_sizes(deal: Deal) -> dict[tuple[int, ...], int] | None:
 class _Mass:
     """The prior mass of a knowledge's worlds (its count when every world weighs the same)."""
 
-    def __init__(self, deal: Deal):
+    def __init__(self, deal: Deal, budget: _Budget):
         self.sizes = _pattern_sizes(deal)
+        self.budget = budget
 
     def __call__(self, k: Knowledge) -> float:
-        n = k.count()
+        n = self.budget.charge(k).count()
         if self.sizes is None or n == 0:
             return float(n)
         # each world of pattern p weighs 1/sizes[p]: count / mass = sum_p P(p | k) * sizes[p]
@@ -236,7 +290,7 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
     for c in distinct:
         if c not in conds:
             p = paths[ckeys.index(c)]
-            conds[c] = base.with_facts(p.facts)
+            conds[c] = mass.budget.know(base, p.facts)
         masses[c] = mass(conds[c])
     seat_key = [_key(p.seen) for p in paths]
     per_cond: dict[str, list[int]] = {}
@@ -293,14 +347,16 @@ def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]],
     each condition, counted already."""
     at_least: dict[tuple[int, ...], float] = {}
     stack: list[tuple[Knowledge, int, tuple[int, ...]]] = [(base, 0, ())]
+    budget = mass.budget
     while stack:
         k, start, chosen = stack.pop()
         at_least[chosen] = mass(k)
         if len(at_least) > MAX_NODES:
             return None
         for i in range(start, len(conds)):
-            inside = alone[i] if not chosen else k.with_facts(conds[i])
-            if inside.consistent():
+            inside = alone[i] if not chosen else \
+                budget.know(base, [f for j in chosen + (i,) for f in conds[j]], k, conds[i])
+            if budget.charge(inside).consistent():
                 stack.append((inside, i + 1, chosen + (i,)))
     out = []
     for s_set in at_least:
@@ -316,11 +372,24 @@ def _solution_fact(deal: Deal, solution: Iterable[str]) -> Fact:
     return Fact(count(cards, set(deal.solution)) == len(cards))
 
 
+@dataclass
+class _Pending:
+    """A move whose information about the solution needs each solution's distribution."""
+
+    mv: MoveValue
+    base: Knowledge
+    paths: list[Path]
+    h_x: float
+    solutions: list[frozenset[str]]
+
+
 def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, Any], paths: list[Path],
-           solutions: list[frozenset[str]] | None, claim: Any) -> MoveValue | None:
+           solutions: list[frozenset[str]] | None, claim: Any,
+           pending: list[_Pending]) -> MoveValue | None:
     mv = MoveValue(kind, args, paths[0].plays[0], world_kind=base.worlds)
+    budget = mass.budget
     if claim is not None:
-        right = mass(base.with_fact(Fact(claim))) / mass(base)
+        right = mass(budget.know(base, [Fact(claim)])) / mass(base)
         mv.right, mv.wrong = right, 1.0 - right
     if not any(p.seen for p in paths):
         return mv  # the seat observes nothing of it
@@ -335,7 +404,7 @@ def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, 
         k = _key(p.seen)
         if k not in says:
             says[k] = tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
-            posts[k] = conds[k] if k in conds else base.with_facts(p.seen)  # seen all: counted already
+            posts[k] = budget.charge(conds[k] if k in conds else budget.know(base, p.seen))
     h_x = _entropy(dist.values())
     mv.bits = max(0.0, h_x - h_w)
     mv.legal = legal / mass(base)
@@ -343,33 +412,42 @@ def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, 
     mv.answers = sorted((Answer(says[k], q, posts[k].count()) for k, q in dist.items() if q > 0),
                         key=lambda a: -a.probability)
     mv.worlds_left = sum(a.probability * a.worlds_left for a in mv.answers)
-    mv.solution_bits = _solution_bits(base, mass, paths, dist, h_x, posts, solutions, exact)
+    if not exact:
+        return mv
+    total = base.solution_count()
+    if sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
+        mv.solution_bits = h_x  # the observation is a function of the solution
+    elif solutions is not None and len(solutions) * len({_key(p.facts) for p in paths}) <= SOLUTION_BUDGET:
+        pending.append(_Pending(mv, base, paths, h_x, solutions))
     return mv
 
 
-def _solution_bits(base: Knowledge, mass: _Mass, paths: list[Path], dist: Mapping[str, float], h_x: float,
-                   posts: Mapping[str, Knowledge], solutions: list[frozenset[str]] | None,
-                   exact: bool) -> float | None:
-    """I(solution; observation): H(observation) when no solution is left under two
-    observations, else from each solution's own distribution (when few are left)."""
-    if not exact:
-        return None
-    total = base.solution_count()
-    if sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
-        return h_x  # the observation is a function of the solution
-    if solutions is None or len(solutions) * len({_key(p.facts) for p in paths}) > SOLUTION_BUDGET:
-        return None
+def _solution_bits(item: _Pending, mass: _Mass) -> float | None:
+    """I(solution; observation) from each solution's own distribution of the observation."""
+    base = item.base
     h_s, whole = 0.0, mass(base)
-    for sol in solutions:
-        ks = base.with_fact(_solution_fact(base.deal, sol))
-        found = _distribution(ks, mass, paths, {})
+    for sol in item.solutions:
+        ks = mass.budget.know(base, [_solution_fact(base.deal, sol)])
+        found = _distribution(ks, mass, item.paths, {})
         if found is None:
             continue
         d, _h, legal, ok = found
         if not ok:
             return None
         h_s += legal / whole * _entropy(d.values())
-    return max(0.0, h_x - h_s)
+    return max(0.0, item.h_x - h_s)
+
+
+def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
+    """The information about the solution of the pending moves, the most informative about the
+    deal first, while the budget lasts; how many were left uncounted."""
+    order = sorted(pending, key=lambda it: -(it.mv.bits or 0.0))
+    for i, item in enumerate(order):
+        try:
+            item.mv.solution_bits = _solution_bits(item, mass)
+        except _Spent:
+            return len(order) - i
+    return 0
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
@@ -423,63 +501,101 @@ def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
         return None
 
 
+@dataclass(frozen=True)
+class _Choice:
+    index: int
+    kind: str
+    args: dict[str, Any]
+
+
+def _one(turn: Turn, seat: str, c: _Choice, bases: _Bases, mass: _Mass,
+         listed: dict[int, list[frozenset[str]] | None], pending: list[_Pending]) -> MoveValue | str | None:
+    """One choice valued: its value, "hopeless" (a claim that cannot be right), "cut" (too many
+    ways it may end) or None (not legal); :class:`_Spent` when the budget runs out."""
+    lab, state, kind, args = turn.lab, turn.state, c.kind, c.args
+    claims = lab.kinds[kind].claims
+    if claims:
+        claim = _bare_claim(lab, state, turn.actor, kind, args)
+        if claim is not None:
+            b = bases.for_facts([Fact(claim)])
+            if not mass.budget.charge(mass.budget.know(b, [Fact(claim)])).consistent():
+                return "hopeless"
+    paths = move_paths(lab, state, turn.actor, kind, args, seat)
+    if paths is None:
+        return "cut"
+    if not paths:
+        return None  # not legal
+    facts = [f for p in paths for f in p.facts]
+    claim = lab.machine.claim(state, paths[0].plays[0]) if claims else None
+    base = bases.for_facts(facts + ([Fact(claim)] if claim is not None else []))
+    if id(base) not in listed:
+        listed[id(base)] = mass.budget.charge(base).solutions(SOLUTION_LIMIT)
+    return _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim, pending)
+
+
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
-                kinds: Sequence[str] | None = None, silent_choices: int | None = None) -> Advice:
+                kinds: Sequence[str] | None = None, silent_choices: int | None = None,
+                budget: int | None = None, seed: int = 0) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
     of the solution is not even counted).  ``silent_choices``: of a kind that can tell the
     seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
-    this many choices, sampled (a bot that only needs one of them)."""
+    this many choices, sampled (a bot that only needs one of them).  ``budget``: solver counts
+    at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
+    drawn with ``seed`` (``Advice.sampled``)."""
     lab, state = turn.lab, turn.state
     seat = seat or turn.actor
     if turn.view is None:
         raise AdviceError("no knowledge of the deal to advise from")
-    moves: list[MoveValue] = []
-    truncated, hopeless = False, 0
+    limit = MAX_COUNTS if budget is None else budget
+    if limit < 1:
+        raise AdviceError(f"a budget of {limit} solver counts: it must be at least 1")
+    counter = _Budget(limit)
+    moves: list[tuple[int, MoveValue]] = []
+    truncated, hopeless, valued = False, 0, 0
+    pending: list[_Pending] = []
     try:
         bases = _Bases(turn.view)
-        mass = _Mass(bases.deal)
-        if not turn.view.consistent():
+        mass = _Mass(bases.deal, counter)
+        view = counter.charge(turn.view)
+        if not view.consistent():
             raise AdviceError(f"no deal fits what {seat} saw")
-        listed: dict[int, list[frozenset[str]] | None] = {}
+        worlds, n_solutions = view.count(), view.solution_count()
         rng = turn.rng
-        ruled_out = frozenset(c for c, v in turn.view.status().items() if v == "out")
+        ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
+        every: list[_Choice] = []
         for kind in kinds or turn.kinds:
             info = lab.kinds[kind]
-            claims = info.claims
-            silent = not claims and not info.observes and not lab.has_due
-            limit = min(max_choices, silent_choices) if silent and silent_choices else max_choices
-            choices, cut = _choices(lab, state, turn.actor, kind, limit, rng, ruled_out if claims else frozenset())
+            silent = not info.claims and not info.observes and not lab.has_due
+            cap = min(max_choices, silent_choices) if silent and silent_choices else max_choices
+            choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
-            for args in choices:
-                if claims:
-                    claim = _bare_claim(lab, state, turn.actor, kind, args)
-                    if claim is not None:
-                        b = bases.for_facts([Fact(claim)])
-                        if not b.with_fact(Fact(claim)).consistent():
-                            hopeless += 1
-                            continue
-                paths = move_paths(lab, state, turn.actor, kind, args, seat)
-                if paths is None:
-                    truncated = True
-                    continue
-                if not paths:
-                    continue  # not legal
-                facts = [f for p in paths for f in p.facts]
-                claim = lab.machine.claim(state, paths[0].plays[0]) if claims else None
-                base = bases.for_facts(facts + ([Fact(claim)] if claim is not None else []))
-                if id(base) not in listed:
-                    listed[id(base)] = base.solutions(SOLUTION_LIMIT)
-                mv = _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim)
-                if mv is not None:
-                    moves.append(mv)
-        view = turn.view
-        worlds, n_solutions = view.count(), view.solution_count()
+            every.extend(_Choice(len(every) + i, kind, args) for i, args in enumerate(choices))
+        order = list(every)
+        random.Random(seed).shuffle(order)  # a prefix of a random order: a uniform sample
+        listed: dict[int, list[frozenset[str]] | None] = {}
+        for c in order:
+            try:
+                got = _one(turn, seat, c, bases, mass, listed, pending)
+            except _Spent:
+                break
+            valued += 1
+            if got == "hopeless":
+                hopeless += 1
+            elif got == "cut":
+                truncated = True
+            elif isinstance(got, MoveValue):
+                moves.append((c.index, got))
+        uncounted = _solution_pass(pending, mass)
     except SolverError as exc:
         raise AdviceError(f"the solver cannot count these worlds exactly: {exc}") from None
-    ranked_by = _rank(moves)
-    return Advice(seat, turn.actor, worlds, view.worlds, n_solutions, moves, truncated, ranked_by, hopeless)
+    valued_moves = [mv for _i, mv in sorted(moves, key=lambda t: t[0])]  # the listing's order, whatever was drawn
+    ranked_by = _rank(valued_moves)
+    sampled = valued < len(every)
+    return Advice(seat, turn.actor, worlds, view.worlds, n_solutions, valued_moves, truncated or sampled,
+                  ranked_by, hopeless, valued=valued, choices=len(every), sampled=sampled,
+                  solution_uncounted=uncounted, counts=counter.used, budget=limit)
 
 
 def _rank(moves: list[MoveValue]) -> str:

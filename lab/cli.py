@@ -108,6 +108,9 @@ def _suggest_options(p: argparse.ArgumentParser) -> None:
                    help="the seat whose knowledge values the moves (default: the mover's; e.g. --as Gordon)")
     p.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last; e.g. --at 12)")
     p.add_argument("--top", type=int, metavar="K", help="list the K best choices (default 10)")
+    p.add_argument("--budget", metavar="N",
+                   help="solver counts at most (default 400); past it a sample of the choices is valued")
+    p.add_argument("--seed", type=int, metavar="S", help="the seed of that sample (default 0)")
     add_house_option(p, "a house-rule overlay to play the log with, besides the ones the log names")
     p.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                    help="a folder (besides the log's own) where the rule files a log names may be (repeatable)")

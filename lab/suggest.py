@@ -4,7 +4,8 @@ Replays the log (as ``check`` does), takes the state after move ``--at`` (the
 last by default), finds who is to move there (a move the rules oblige first,
 else the player whose turn it is) and values every legal choice of theirs
 with :func:`lab.advice.value_moves`, from the seat ``--as`` names (the
-mover's own by default).
+mover's own by default), within ``--budget`` solver counts (past it a uniform
+sample of the choices drawn with ``--seed``, said so in the text and the JSON).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean, printable
 from ..spec.machine import State
-from .advice import Advice, AdviceError, MoveValue, value_moves
+from .advice import MAX_COUNTS, Advice, AdviceError, MoveValue, value_moves
 from .bots import Turn
 from .engine import MAX_ENUMERATE, Lab
 
@@ -31,10 +32,24 @@ TOP = 10
 #: Answers shown per choice in the text.
 ANSWERS = 6
 MAX_TOP = 100_000
+#: The largest ``--budget`` (solver counts) and ``--seed`` taken.
+MAX_BUDGET = 10_000_000
+MAX_SEED = 2**32 - 1
 
 
 def _bad(log: str, message: str, hint: str | None = None) -> DiagnosticError:
     return DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
+
+
+def _budget(log: str, text: str | None) -> int | None:
+    """``--budget``'s value: a whole number of solver counts from 1 to :data:`MAX_BUDGET`."""
+    if text is None:
+        return None
+    value = int(text) if text.strip().isascii() and text.strip().isdigit() else None
+    if value is None or not 1 <= value <= MAX_BUDGET:
+        raise _bad(log, f"--budget {printable(text)}: the solver counts allowed must be a whole number "
+                        f"from 1 to {MAX_BUDGET:,}", hint=f"the default is {MAX_COUNTS:,}")
+    return value
 
 
 def position(rep: Replay, lab: Lab, at: int | None) -> tuple[State, str, list[str]]:
@@ -60,6 +75,10 @@ def run_suggest(args: argparse.Namespace) -> int:
                            house=tuple(getattr(args, "house", ()) or ()))
     if args.top is not None and not 1 <= args.top <= MAX_TOP:
         raise _bad(args.log, f"--top {args.top}: the number of moves listed must be from 1 to {MAX_TOP:,}")
+    budget = _budget(args.log, getattr(args, "budget", None))
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise _bad(args.log, f"--seed {seed}: the seed must be from 0 to {MAX_SEED:,}")
     rep = replay(log, rules)
     if rules.deal is None or rules.deal.solution is None:
         raise _bad(args.log, f"{rules.canonical_name} declares no hidden solution to advise on")
@@ -90,7 +109,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     try:
         view = initial(rep.deal).with_facts(facts)
         turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
-        advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=seat)
+        advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=seat, budget=budget, seed=seed or 0)
     except (AdviceError, SolverError) as exc:
         raise _bad(args.log, f"no advice: {exc}") from None
     after = args.at if args.at is not None else moves
@@ -139,8 +158,13 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
              "left: expected worlds left after the answer"]
     if advice.hopeless:
         lines.append(f"({advice.hopeless:,} claim(s) that cannot be right are not listed)")
-    if advice.truncated:
+    if advice.sampled:
+        lines.append(f"valued {advice.valued:,} of {advice.choices:,} choices, sampled: raise --budget to value more")
+    elif advice.truncated:
         lines.append("(too many choices or outcomes to weigh them all: a sample is shown)")
+    if advice.solution_uncounted:
+        lines.append(f"bits about the solution not counted for {advice.solution_uncounted:,} choice(s): "
+                     "raise --budget to count them")
     lines.append("")
     lines.append(f"{'#':>3}  {'bits':>11}  {'left':>9}  choice")
     for mv in advice.moves[:top]:
