@@ -172,8 +172,8 @@ class Advice:
     truncated: bool
     ranked_by: str                 # how moves that observe something were ranked
     hopeless: int = 0              # claims that cannot be right, not listed
-    valued: int = 0                # choices valued (a uniform sample of them when ``sampled``)
-    choices: int = 0               # choices listed
+    valued: int = 0                # legal choices valued (a uniform sample of them when ``sampled``)
+    choices: int = 0               # legal choices
     sampled: bool = False          # the budget of solver counts ran out before every choice was valued
     solution_uncounted: int = 0    # moves whose information about the solution the budget left uncounted
     counts: int = 0                # solver counts asked for
@@ -415,7 +415,11 @@ def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, 
     if not exact:
         return mv
     total = base.solution_count()
-    if sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
+    if mv.bits <= EPS:
+        mv.solution_bits = 0.0  # I(solution; observation) <= I(world; observation)
+    elif total == base.count():
+        mv.solution_bits = mv.bits  # each world its own solution: the same information
+    elif sum(posts[k].solution_count() for k, q in dist.items() if q > 0) == total:
         mv.solution_bits = h_x  # the observation is a function of the solution
     elif solutions is not None and len(solutions) * len({_key(p.facts) for p in paths}) <= SOLUTION_BUDGET:
         pending.append(_Pending(mv, base, paths, h_x, solutions))
@@ -506,13 +510,14 @@ class _Choice:
     index: int
     kind: str
     args: dict[str, Any]
+    paths: list[Path]
 
 
-def _one(turn: Turn, seat: str, c: _Choice, bases: _Bases, mass: _Mass,
+def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
          listed: dict[int, list[frozenset[str]] | None], pending: list[_Pending]) -> MoveValue | str | None:
-    """One choice valued: its value, "hopeless" (a claim that cannot be right), "cut" (too many
-    ways it may end) or None (not legal); :class:`_Spent` when the budget runs out."""
-    lab, state, kind, args = turn.lab, turn.state, c.kind, c.args
+    """One legal choice valued: its value, "hopeless" (a claim that cannot be right) or None (no
+    world allows it); :class:`_Spent` when the budget runs out."""
+    lab, state, kind, args, paths = turn.lab, turn.state, c.kind, c.args, c.paths
     claims = lab.kinds[kind].claims
     if claims:
         claim = _bare_claim(lab, state, turn.actor, kind, args)
@@ -520,11 +525,6 @@ def _one(turn: Turn, seat: str, c: _Choice, bases: _Bases, mass: _Mass,
             b = bases.for_facts([Fact(claim)])
             if not mass.budget.charge(mass.budget.know(b, [Fact(claim)])).consistent():
                 return "hopeless"
-    paths = move_paths(lab, state, turn.actor, kind, args, seat)
-    if paths is None:
-        return "cut"
-    if not paths:
-        return None  # not legal
     facts = [f for p in paths for f in p.facts]
     claim = lab.machine.claim(state, paths[0].plays[0]) if claims else None
     base = bases.for_facts(facts + ([Fact(claim)] if claim is not None else []))
@@ -571,20 +571,23 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             cap = min(max_choices, silent_choices) if silent and silent_choices else max_choices
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
-            every.extend(_Choice(len(every) + i, kind, args) for i, args in enumerate(choices))
+            for args in choices:  # the legal ones: the rules alone tell, no count needed
+                paths = move_paths(lab, state, turn.actor, kind, args, seat)
+                if paths is None:
+                    truncated = True
+                elif paths:
+                    every.append(_Choice(len(every), kind, args, paths))
         order = list(every)
         random.Random(seed).shuffle(order)  # a prefix of a random order: a uniform sample
         listed: dict[int, list[frozenset[str]] | None] = {}
         for c in order:
             try:
-                got = _one(turn, seat, c, bases, mass, listed, pending)
+                got = _one(turn, c, bases, mass, listed, pending)
             except _Spent:
                 break
             valued += 1
             if got == "hopeless":
                 hopeless += 1
-            elif got == "cut":
-                truncated = True
             elif isinstance(got, MoveValue):
                 moves.append((c.index, got))
         uncounted = _solution_pass(pending, mass)
