@@ -417,7 +417,8 @@ class InformedBot(Bot):
 class GreedyBot(InformedBot):
     """The move that tells the bot most (expected information about the solution, from
     :func:`lab.advice.value_moves`); a claim when it is certain or when its chance of being
-    right reaches ``risk``.  Large choice sets are sampled (``choices`` per kind)."""
+    right reaches ``risk``.  Large choice sets are sampled (``choices`` per kind), and the advice
+    keeps to the same budget of solver counts as ``suggest`` (:data:`lab.advice.MAX_COUNTS`)."""
 
     risk: float = 1.0
     choices: int = GREEDY_CHOICES

@@ -163,8 +163,7 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
     elif advice.truncated:
         lines.append("(too many choices or outcomes to weigh them all: a sample is shown)")
     if advice.solution_uncounted:
-        lines.append(f"bits about the solution not counted for {advice.solution_uncounted:,} choice(s): "
-                     "raise --budget to count them")
+        lines.append(f"solution bits not counted for {advice.solution_uncounted:,} choice(s): raise --budget")
     lines.append("")
     lines.append(f"{'#':>3}  {'bits':>11}  {'left':>9}  choice")
     for mv in advice.moves[:top]:
