@@ -343,21 +343,28 @@ def _by_allowed(base: Knowledge, mass: _Mass, conds: Sequence[Sequence[Fact]],
     Only conjunctions are counted (every engine takes them; a negated condition may move an
     engine to one that cannot count): the mass of the worlds satisfying at least the conditions
     of T, for every T that some world satisfies, then exactly S by inclusion and exclusion,
-    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T).  ``alone``: ``base`` with
-    each condition, counted already."""
-    at_least: dict[tuple[int, ...], float] = {}
-    stack: list[tuple[Knowledge, int, tuple[int, ...]]] = [(base, 0, ())]
+    exact(S) = sum over T containing S of (-1)^|T - S| at_least(T).  The sets are searched
+    size by size, a set counted only when each of its subsets one smaller is consistent.
+    ``alone``: ``base`` with each condition, counted already."""
+    at_least: dict[tuple[int, ...], float] = {(): mass(base)}
     budget = mass.budget
-    while stack:
-        k, start, chosen = stack.pop()
-        at_least[chosen] = mass(k)
-        if len(at_least) > MAX_NODES:
-            return None
-        for i in range(start, len(conds)):
-            inside = alone[i] if not chosen else \
-                budget.know(base, [f for j in chosen + (i,) for f in conds[j]], k, conds[i])
-            if budget.charge(inside).consistent():
-                stack.append((inside, i + 1, chosen + (i,)))
+    level: dict[tuple[int, ...], Knowledge] = {(): base}  # the consistent sets of one size
+    while level:
+        bigger: dict[tuple[int, ...], Knowledge] = {}
+        for chosen, k in level.items():
+            for i in range(chosen[-1] + 1 if chosen else 0, len(conds)):
+                cand = chosen + (i,)
+                # a set with an inconsistent subset is inconsistent: no count needed
+                if any(cand[:m] + cand[m + 1:] not in level for m in range(len(chosen))):
+                    continue
+                inside = alone[i] if not chosen else \
+                    budget.know(base, [f for j in cand for f in conds[j]], k, conds[i])
+                if budget.charge(inside).consistent():
+                    bigger[cand] = inside
+                    at_least[cand] = mass(inside)
+                    if len(at_least) > MAX_NODES:
+                        return None
+        level = bigger
     out = []
     for s_set in at_least:
         inner = set(s_set)
