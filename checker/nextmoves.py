@@ -26,7 +26,7 @@ def what_next(machine: Machine, state: State, number: int) -> dict[str, Any]:
     """The next move's number, whose turn it is, who is to play, the phase and the moves legal now.
 
     Who is to play is the player a move is due from (the rule file's ``due:``, e.g. the one
-    who must answer or must now guess), else the player whose turn it is; their moves come first.
+    who must answer or must now make a final claim), else the player whose turn it is; their moves come first.
     """
     rules = machine.rules
     due = machine.due(state)
@@ -46,7 +46,7 @@ def what_next(machine: Machine, state: State, number: int) -> dict[str, Any]:
 
 def _template(p: MoveParam) -> bool:
     """Whether a parameter is written in a move's template: a required one, or an optional
-    one the mover chooses that a log may write as unknown (a card guessed, say)."""
+    one the mover chooses that a log may write as unknown (the card a claim names, say)."""
     return not p.optional or (p.unknown and decided_by(p) == "mover")
 
 

@@ -207,7 +207,7 @@ def views(rep: Replay, viewpoint: queries.Viewpoint | None = None) -> list[dict[
 def status_line(v: dict[str, Any], solutions: bool = True) -> str:
     """Whose turn in which phase (or the end), the counts the rules keep and, with
     ``solutions``, how many solutions remain from the seat."""
-    due = v.get("next", {}).get("to_play", v["turn"])  # a move due from another player (an answer, a guess)
+    due = v.get("next", {}).get("to_play", v["turn"])  # a move due from another player (an answer, a final claim)
     line = "the game is over" if v["ended"] else f"{v['phase']} phase, " + (
         f"{v['turn']} to play" if due == v["turn"] else f"{v['turn']}'s turn, {due} to play")
     line += "".join(f"; {c['label']}: {c['value']}" for c in v["counts"])

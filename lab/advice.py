@@ -558,14 +558,14 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     limit = MAX_COUNTS if budget is None else budget
     if limit < 1:
         raise AdviceError(f"a budget of {limit} solver counts: it must be at least 1")
-    counter = _Budget(limit)
+    spent = _Budget(limit)
     moves: list[tuple[int, MoveValue]] = []
     truncated, hopeless, valued = False, 0, 0
     pending: list[_Pending] = []
     try:
         bases = _Bases(turn.view)
-        mass = _Mass(bases.deal, counter)
-        view = counter.charge(turn.view)
+        mass = _Mass(bases.deal, spent)
+        view = spent.charge(turn.view)
         if not view.consistent():
             raise AdviceError(f"no deal fits what {seat} saw")
         worlds, n_solutions = view.count(), view.solution_count()
@@ -605,7 +605,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     sampled = valued < len(every)
     return Advice(seat, turn.actor, worlds, view.worlds, n_solutions, valued_moves, truncated or sampled,
                   ranked_by, hopeless, valued=valued, choices=len(every), sampled=sampled,
-                  solution_uncounted=uncounted, counts=counter.used, budget=limit)
+                  solution_uncounted=uncounted, counts=spent.used, budget=limit)
 
 
 def _rank(moves: list[MoveValue]) -> str:
