@@ -137,17 +137,3 @@ def test_uneven_hands_count_by_hand():
     assert k.zone_probabilities()["s1"][hand("Ann")] == pytest.approx(2 / 3 * 2 / 6)
     assert comb(6, 2) * comb(4, 2) * 2 * 27 == k.count()
 
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_gathering_twice_beyond_the_memory_setting_gives_the_same_answers(data):
-    """GATHER_BYTES 0: every side gathered twice, nothing kept; the answers still the enumeration's."""
-    from unittest import mock
-
-    from ruleslawyer.solver import zones
-
-    deal = data.draw(st.sampled_from(SMALL))
-    _world, facts = data.draw(clue_games(deal, max_moves=10, corrupt=5))
-    with mock.patch.object(zones, "GATHER_BYTES", 0):
-        for seat in ("spectator", "Ann"):
-            agree(deal, seen_by(facts, seat))
