@@ -20,7 +20,13 @@ __all__ = ["Z", "mean_ci", "rate_ci", "diff_means", "diff_rates", "summarise"]
 Z = 1.959963984540054
 
 
-def mean_ci(values: Sequence[float]) -> dict[str, Any]:
+def mean_ci(values: Sequence[float], low: float | None = None, high: float | None = None) -> dict[str, Any]:
+    """The mean and its normal 95 % interval, cut to the quantity's range [``low``, ``high``]
+    when it has one (a share of a game is in [0, 1], a number of moves is not negative).
+
+    >>> d = mean_ci([0.6, 1.0, 1.0, 1.0], high=1.0); round(d["mean"], 2), d["hi"]
+    (0.9, 1.0)
+    """
     n = len(values)
     if n == 0:
         return {"n": 0, "mean": None, "lo": None, "hi": None}
@@ -29,7 +35,9 @@ def mean_ci(values: Sequence[float]) -> dict[str, Any]:
     half = Z * math.sqrt(var / n) if n > 1 else 0.0
     ordered = sorted(values)
     median = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
-    return {"n": n, "mean": mean, "lo": mean - half, "hi": mean + half, "sd": math.sqrt(var),
+    lo, hi = mean - half, mean + half
+    lo, hi = lo if low is None else max(lo, low), hi if high is None else min(hi, high)
+    return {"n": n, "mean": mean, "lo": lo, "hi": hi, "sd": math.sqrt(var),
             "median": median, "min": ordered[0], "max": ordered[-1]}
 
 
@@ -87,8 +95,8 @@ def summarise(records: Sequence[Mapping[str, Any]], seats: int, max_moves: int) 
     return {
         "games": n,
         "redrawn": sum(1 for r in records if r.get("redrawn")),
-        "moves": mean_ci([r["moves"] for r in records]),
-        "rounds": mean_ci([r["rounds"] for r in records]),
+        "moves": mean_ci([r["moves"] for r in records], low=0),
+        "rounds": mean_ci([r["rounds"] for r in records], low=0),
         "ends": {label: rate_ci(k, n) for label, k in sorted(ends.items(), key=lambda kv: (-kv[1], kv[0]))},
         "win_rate": [{"seat": s + 1, **rate_ci(wins[s], len(decided))} for s in range(seats)],
         "scores": scores,
@@ -108,8 +116,9 @@ def _determination(records: Sequence[Mapping[str, Any]], max_moves: int) -> dict
             "games": len(rows),
             "known_by_end": rate_ci(len(known), len(rows)),
             "at_move": mean_ci([r["determined"][who] for r in known]),
-            "moves_before_end": mean_ci([r["moves"] - r["determined"][who] for r in known]),
-            "share_of_game": mean_ci([r["determined"][who] / r["moves"] for r in known if r["moves"]]),
+            "moves_before_end": mean_ci([r["moves"] - r["determined"][who] for r in known], low=0),
+            "share_of_game": mean_ci([r["determined"][who] / r["moves"] for r in known if r["moves"]],
+                                     low=0, high=1),
         }
     longest = max((r["moves"] for r in tracked), default=0)
     curve = []

@@ -311,13 +311,21 @@ def _bit_sums(x: np.ndarray, bits: int) -> list[int]:
 
 
 def _exact_bincount(index: np.ndarray, weights: np.ndarray, length: int) -> np.ndarray:
-    """``bincount`` of uint64 weights, exact modulo 2**64 (three 22-bit slices in float64)."""
+    """``bincount`` of uint64 weights, exact modulo 2**64: in slices of the weights' bits, each
+    narrow enough that its sums stay below 2**53 (exact in float64); as few slices as the
+    largest weight and the number of terms allow (one when the weights are small)."""
     if len(index) >= 2**31:  # pragma: no cover - MAX_TERMS keeps it far below
         raise SolverError("too many terms to aggregate exactly")
     out = np.zeros(length, _U64)
     w = weights.view(_U64)
-    for shift in (0, 22, 44):
-        part = ((w >> _U64(shift)) & _U64((1 << 22) - 1)).astype(np.float64)
+    if not len(w):
+        return out
+    width = 53 - max(1, len(w).bit_length())  # a slice's sum: below len(w) * 2**width <= 2**53
+    top = int(w.max()).bit_length()
+    if top <= width:
+        return np.bincount(index, weights=w.astype(np.float64), minlength=length).astype(_U64)
+    for shift in range(0, top, width):
+        part = ((w >> _U64(shift)) & _U64((1 << width) - 1)).astype(np.float64)
         summed = np.bincount(index, weights=part, minlength=length)
         out += summed.astype(_U64) << _U64(shift)
     return out

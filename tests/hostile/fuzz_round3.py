@@ -1,5 +1,5 @@
 """Fuzzing round three (issue 25): ``play``, ``show``, ``report``, ``schema``,
-``simulate``, ``compare`` and ``prove`` on random and mutated input.
+``simulate``, ``compare``, ``prove``, ``fmt`` and ``suggest`` on random and mutated input.
 
     python -m tests.hostile.fuzz_round3 --count 5000 --seed 1 --jobs 2
     python -m tests.hostile.fuzz_round3 --count 100 --seed 7 --format json
@@ -68,7 +68,7 @@ CPU_LIMIT = 20                     # seconds of CPU for one run
 MEMORY_LIMIT = 1024 ** 3           # bytes of address space for one run
 WALL_TIMEOUT = 300.0               # seconds: against a hang only (a quiet run takes about 1 s)
 SESSION_STEP = 120.0               # seconds a play session may take to answer one line
-COMMANDS = ("play", "show", "report", "schema", "simulate", "compare", "prove")
+COMMANDS = ("play", "show", "report", "schema", "simulate", "compare", "prove", "fmt", "suggest")
 KINDS = COMMANDS  # one kind of input per command
 
 
@@ -375,6 +375,20 @@ class Maker:
         fmt = ["--format", "json"] if rng.random() < 0.3 else []
         case.argv = ["prove", game if rng.random() < 0.9 else self._rules_arg(rng, case), *self._variant(rng),
                      *self._house(rng), "--property", str(path), "--depth", depth, *extra, *fmt]
+
+    def _fmt(self, rng: random.Random, case: Case) -> None:
+        log = self._a_log(rng, case)
+        mode = rng.choice([[], [], ["--check"], ["--diff"]])
+        fmt = ["--format", "json"] if rng.random() < 0.3 else []
+        case.argv = ["fmt", str(log), *mode, *fmt, *self._house(rng)]
+
+    def _suggest(self, rng: random.Random, case: Case) -> None:
+        log = self._a_log(rng, case)
+        at = ["--at", str(rng.choice([0, 1, 3, 10, 999, -1, "x"]))] if rng.random() < 0.5 else []
+        top = ["--top", str(rng.choice([1, 3, 10, 0, -1, "x", 10 ** 9]))] if rng.random() < 0.4 else []
+        seat = ["--as", rng.choice(NAMES + ["Helen", "Gordon", "Blue", "Ann"])] if rng.random() < 0.4 else []
+        fmt = ["--format", "json"] if rng.random() < 0.3 else []
+        case.argv = ["suggest", str(log), *at, *seat, *top, *fmt, *self._house(rng)]
 
     # -- play: scripted sessions ------------------------------------------------------------------------
     def _play(self, rng: random.Random, case: Case) -> None:

@@ -21,7 +21,7 @@ import pytest
 from ruleslawyer.checker.cli import main
 from ruleslawyer.lab.bots import BotSpecError, parse_bots
 from ruleslawyer.lab.simulate import CONNECT_TIMEOUT, Config, run
-from ruleslawyer.lab.stats import rate_ci
+from ruleslawyer.lab.stats import mean_ci, rate_ci
 from ruleslawyer.spec.diagnostics import Diagnostic
 from ruleslawyer.checker.report import LogReport
 
@@ -49,6 +49,15 @@ def test_every_wilson_interval_holds_its_rate_within_0_and_1():
         for k in range(n + 1):
             d = rate_ci(k, n)
             assert 0.0 <= d["lo"] <= d["rate"] <= d["hi"] <= 1.0, (k, n, d)
+
+
+def test_a_mean_interval_stays_in_its_quantity_s_range():
+    """Issue 24 point 10: "0.81 [0.60, 1.02] of the game", "-12.5 moves before the end"."""
+    share = mean_ci([0.25, 1.0, 1.0, 1.0, 1.0], low=0, high=1)   # by hand: mean 0.85, normal half-width 0.29
+    assert share["mean"] == pytest.approx(0.85) and share["hi"] == 1.0 and share["lo"] == pytest.approx(0.556, abs=1e-3)
+    before = mean_ci([0, 0, 0, 40], low=0)
+    assert before["mean"] == 10 and before["lo"] == 0 and before["hi"] > 10
+    assert mean_ci([0, 0, 0, 40])["lo"] < 0                     # without a range, the plain normal interval
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare"])

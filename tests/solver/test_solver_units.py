@@ -470,3 +470,21 @@ def test_zone_tables_are_built_once_read_only_and_within_their_budget(monkeypatc
         zonetable.zone_table(zone, cards, (fact,))
     assert zonetable._TABLES.used <= 3 * 16
     assert zonetable.zone_table("z", cards, (fact,)) is not first and built.count("z") == 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_exact_bincount_is_exact_modulo_2_64(seed):
+    """Against Python's integers, summed one by one, for small and for huge weights."""
+    from ruleslawyer.solver import zones
+
+    rng = np.random.default_rng(seed)
+    n, length = int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+    top = [8, 30, 52, 53, 63, 64][seed]
+    weights = rng.integers(0, 2**63, n, dtype=np.uint64, endpoint=True) >> np.uint64(64 - top)
+    if seed % 2:
+        weights[0] = np.uint64(2**top - 1)  # the largest weight of its width
+    index = rng.integers(0, length, n)
+    expected = [0] * length
+    for i, w in zip(index.tolist(), weights.tolist()):
+        expected[i] = (expected[i] + w) % 2**64
+    assert zones._exact_bincount(index, weights, length).tolist() == expected

@@ -136,3 +136,4 @@ def test_uneven_hands_count_by_hand():
     assert k.count() == 27 * multinomial(6, [2, 2, 1, 1])
     assert k.zone_probabilities()["s1"][hand("Ann")] == pytest.approx(2 / 3 * 2 / 6)
     assert comb(6, 2) * comb(4, 2) * 2 * 27 == k.count()
+
