@@ -28,6 +28,10 @@ without a size every subset of the items the move already names (a table's
 choice among them, e.g. which of the named cards get covered); a player; a token
 value.  An optional outcome is left out only when no value fits.
 
+One piece (over 800 lines): the completions, the draw and the per-state
+memos share one view of which requirement reads which parameter; split,
+each part would need the others' private tables.
+
 Nothing here names a game: moves, parameters and facts are the rule file's.
 """
 

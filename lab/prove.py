@@ -96,6 +96,10 @@ machine, while explicit search reuses the state machine as it is.  The two
 were not measured against each other: there is no Z3 encoding of the
 effects to measure (``benchmarks/lab_bench.py`` measures the states
 explored a second).
+
+One piece (over 800 lines): the property file's reader, the search and the
+counterexample log share the scope and the opening as read; the reader's
+checks name the keys the search then trusts.
 """
 
 from __future__ import annotations

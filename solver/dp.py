@@ -26,6 +26,9 @@ cards) leave the subsets altogether, so a player's view runs on 2**13 subsets
 or fewer.  Facts about several owners at once are refused
 (:class:`NotExact`; :func:`applicable` says in advance).
 
+One piece (over 800 lines): the parts' tables, their transforms and the
+cofactors are one computation over one layout of the subsets.
+
 >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
 >>> from ruleslawyer.spec.facts import Fact, count
 >>> deck = Deck("d", ("a", "b", "c", "d"), (Zone("hand:Ann", "hand", "Ann", 1),

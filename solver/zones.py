@@ -41,6 +41,9 @@ Sums and products are uint64, exact modulo 2**64, and every count is below
 2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
 is exact.
 
+One piece (over 800 lines): the reduction, the terms and the sides' tables
+share one indexing of the cards and the terms.
+
 >>> from ruleslawyer.spec.dealmodel import Deal, Deck, GroupCount, Zone
 >>> from ruleslawyer.spec.facts import Fact, count
 >>> deck = Deck("d", ("s1", "s2", "w1", "w2", "x"), (Zone("env", "env", None, 2),

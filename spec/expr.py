@@ -14,6 +14,10 @@ solver: where an expression counts hidden cards in zones
 facts of :mod:`spec.facts` instead of truth values, and ``and``, ``or``,
 ``not`` and ``x if c else y`` combine them.
 
+One piece (over 800 lines): the whitelist, the checker of the tree and the
+reference closures must agree node by node; kept side by side so that a new
+node cannot be added to one and forgotten in another.
+
 >>> e = compile_expr("count(hand(), move.cards) == move.n")
 >>> env = {"move": Namespace(cards=["a", "b"], n=1), "hand": lambda: Zones({"hand:Ann"})}
 >>> fact = e.run(env)

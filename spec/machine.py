@@ -6,6 +6,10 @@ rule file declares them, tokens with hidden values on spaces.  The rule
 file says which moves exist, what each requires, what it lets players
 observe about the hidden deal and what it does.
 
+One piece (over 800 lines): legality, the next state and the facts a move
+lets players observe read the same compiled rules and environments; split,
+each would reach into the others' private state.
+
 >>> from ruleslawyer.spec.loader import load_rules, rules_dir
 >>> machine = Machine(next(r for r in map(load_rules, map(str, sorted(rules_dir().glob("*.yaml")))) if r.tokens))
 >>> state = machine.start(["Ann", "Bob", "Cat", "Dan"])
