@@ -29,6 +29,10 @@ The limits are set in the child before it runs (``resource.setrlimit``, as a
 has imported ruleslawyer once (an interpreter's start costs about 1 s of CPU,
 more than most runs); ``--exec`` runs a fresh ``ruleslawyer`` for each input.
 The mutators and the hostile values are those of ``test_fuzz.py``.
+
+One piece (over 800 lines): the inputs it draws and the judge of their runs
+share the case's files and scripts (a play session is judged against the
+moves its script typed).
 """
 
 from __future__ import annotations
@@ -388,7 +392,8 @@ class Maker:
         top = ["--top", str(rng.choice([1, 3, 10, 0, -1, "x", 10 ** 9]))] if rng.random() < 0.4 else []
         seat = ["--as", rng.choice(NAMES + ["Helen", "Gordon", "Blue", "Ann"])] if rng.random() < 0.4 else []
         fmt = ["--format", "json"] if rng.random() < 0.3 else []
-        case.argv = ["suggest", str(log), *at, *seat, *top, *fmt, *self._house(rng)]
+        budget = ["--budget", str(rng.choice([1, 10, 400, 0, -1, "x", 10 ** 12]))] if rng.random() < 0.3 else []
+        case.argv = ["suggest", str(log), *at, *seat, *top, *fmt, *budget, *self._house(rng)]
 
     # -- play: scripted sessions ------------------------------------------------------------------------
     def _play(self, rng: random.Random, case: Case) -> None:

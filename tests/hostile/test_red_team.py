@@ -230,6 +230,8 @@ def _corpus_runs() -> list[list[str]]:
     for extra in ((), ("--strict",), ("--format", "json"), ("--strict", "--format", "json")):
         runs.extend(["check", *extra, log] for log in logs)
     runs.extend(["solve", log] for log in logs)
+    runs.extend(["fmt", "--check", log] for log in logs)          # reads only: the corpus stays as it is
+    runs.extend(["suggest", "--budget", "50", log] for log in logs)
     return runs
 
 
