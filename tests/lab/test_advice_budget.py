@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
-from ruleslawyer.checker.cli import main
 from ruleslawyer.lab import advice as advice_module
 from ruleslawyer.lab.advice import MAX_COUNTS, value_moves
 from ruleslawyer.lab.bots import GreedyBot
 from ruleslawyer.solver.engines import rebuild
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_advice import CLUE, LADY, _clue_enumerate, _setting  # noqa: E402
+from .test_advice import CLUE, LADY, _clue_enumerate, _run, _setting
 
 METHODS = ("count", "consistent", "solution_count", "solutions")
 
@@ -127,12 +123,6 @@ def test_greedy_keeps_to_the_budget(counted, monkeypatch):
 
 
 # -- the command -------------------------------------------------------------------------------------
-def _run(capsys, *argv):
-    status = main(["suggest", *argv])
-    out = capsys.readouterr()
-    return status, out.out, out.err
-
-
 def test_suggest_says_it_sampled(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _err = _run(capsys, str(LADY), "--at", "14", "--budget", "50")
