@@ -14,6 +14,11 @@ few and generic (no game's knowledge):
 * **insert** -- a move without parameters (a pass) is missing before it;
 * **delete** -- the move is one too many.
 
+A move with a name the log's reader did not know (a card, a player: see
+:class:`~.log.LoggedMove`'s ``unread``) has been reported already; it is
+read as the player and values that fit the moves after it best
+(:meth:`Recovery.guess`), and nothing it shows is taken as known.
+
 Each candidate is scored by replaying the next moves as played through the
 state machine (cheap: legality only) and counting those that break a rule;
 the best one wins, ties going to the least change.  The seating is checked
@@ -118,6 +123,37 @@ class Recovery:
             best = replace(best, deletable=True)
         return best
 
+    def guess(self, index: int, state: State) -> Play | None:
+        """The likeliest reading of a move with unknown names: its player (when unknown,
+        one who may make the move now, the one whose turn it is first) and the parameters
+        it names unknown filled in, legal if possible; None when nothing can be guessed."""
+        logged = self.moves[index]
+        play = logged.play
+        move = self.rules.moves[play.kind]
+        if play.actor:
+            actors = [play.actor]
+        else:
+            able = [p for p in state.active if self.machine.available(state, p, play.kind)]
+            actors = sorted(able or list(state.active), key=lambda p: p != state.turn)
+        names = {p.name for p in move.params if p.name in logged.unread}
+        candidates: list[Repair] = []
+        for actor in actors[:8]:
+            bare = Play(play.kind, actor, play.args)
+            wanted = names | self.machine.missing(bare)
+            fills = self.fills(index, state, bare, wanted) if wanted else []
+            candidates.extend(fills or [Repair("fill", ((index, bare),), index + 1)])
+        if not candidates:
+            return None
+        if self.used >= self.budget:  # a very broken log: the first legal reading, unscored
+            legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
+            return (legal or candidates)[0].plays[0][1]
+        self.used += 1
+        try:
+            best = min(candidates, key=lambda c: self.cost(state, c, 0))
+        except RuleError:
+            return candidates[0].plays[0][1]
+        return best.plays[0][1]
+
     def fills(self, index: int, state: State, play: Play, missing: set[str]) -> list[Repair]:
         """The move with its missing parameters given each value they may take (a few)."""
         move = self.rules.moves[play.kind]
@@ -199,8 +235,11 @@ class Recovery:
             elif self.flawed(play, out):
                 errors += 1
             s = out.state
-        rest = self.moves[repair.next_index:repair.next_index + self.horizon]
+        rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
         last = repair.next_index + self.horizon >= len(self.moves)
+        unread = next((k for k, m in enumerate(rest) if m.unread), None)
+        if unread is not None:  # what a move with unknown names does is guessed later: the look-ahead stops there
+            rest, last = rest[:unread], False
         return errors + self.errors(s, [m.play for m in rest], last), residual
 
     def errors(self, state: State, plays: Sequence[Play], last: bool = True) -> int:
@@ -244,10 +283,11 @@ class Recovery:
             return None
 
     def _seating(self, players: tuple[str, ...], first: str, first_given: bool) -> Seating | None:
-        plays = [m.play for m in self.moves]
+        plays = [m.play for m in itertools.takewhile(lambda m: not m.unread, self.moves)]
         if not plays:
             return None
-        before = self.errors(self.start(players, first), plays)
+        whole = len(plays) == len(self.moves)  # else up to a move with unknown names
+        before = self.errors(self.start(players, first), plays, whole)
         if before == 0:
             return None
         opener = plays[0].actor
@@ -259,7 +299,7 @@ class Recovery:
             options.append((reverse, opener))
         best: tuple[int, tuple[str, ...], str] | None = None
         for order, who in options:
-            n = self.errors(self.start(order, who), plays)
+            n = self.errors(self.start(order, who), plays, whole)
             # clearly fewer: every error explained, or at least two and most of them (a
             # seating explaining one error of two loses to a local slip, two moves swapped)
             clearly = n == 0 or (before - n >= 2 and 2 * n <= before)
