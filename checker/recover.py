@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
+from ..spec.scoring import winners_unscored
 from ..spec.tally import Tally
 from .log import LoggedMove
 from .writer import move_text
@@ -85,6 +86,7 @@ class Recovery:
     start: Callable[[tuple[str, ...], str], State]   # the state before the first move, for a seating
     ends: bool = False      # the log records the end of the game (scores, winners)
     shown: dict[tuple[str, str], int] = field(default_factory=dict)  # (space, owner) -> tokens the end records
+    winners: frozenset[str] | None = None   # the winners the end records
     horizon: int = 30
     budget: int = 8         # flawed moves read with care; after that, as played
     used: int = field(default=0)
@@ -144,10 +146,12 @@ class Recovery:
             candidates.extend(fills or [Repair("fill", ((index, bare),), index + 1)])
         if not candidates:
             return None
-        if self.used >= self.budget:  # a very broken log: the first legal reading, unscored
+        # scored by the moves after it, which is cheap when the next move is guessed too (or none)
+        cheap = index + 1 >= len(self.moves) or bool(self.moves[index + 1].unread)
+        if not cheap and self.used >= self.budget:  # a very broken log: the first legal reading, unscored
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
             return (legal or candidates)[0].plays[0][1]
-        self.used += 1
+        self.used += not cheap
         try:
             best = min(candidates, key=lambda c: self.cost(state, c, 0))
         except RuleError:
@@ -244,7 +248,8 @@ class Recovery:
 
     def errors(self, state: State, plays: Sequence[Play], last: bool = True) -> int:
         """How many of these moves, played as they stand, break a rule (one for all after
-        the end; one for an end the log records but ``last`` moves do not reach)."""
+        the end; with ``last``, one for an end the log records that they do not reach, one
+        for tokens face up other than it records, one for other winners than it records)."""
         errors, s = 0, state
         for play in plays:
             if s.ended:
@@ -256,6 +261,9 @@ class Recovery:
             errors += self.ends and not s.ended
             errors += any(sum(1 for t in s.spaces.get(space, ()) if t.owner == owner) != n
                           for (space, owner), n in self.shown.items())
+            if self.winners is not None and s.ended:  # when the rules name them without the scores
+                found = winners_unscored(self.machine, s)
+                errors += found is not None and frozenset(found) != self.winners
         return errors
 
     def flawed(self, play: Play, out: Outcome) -> bool:

@@ -125,8 +125,9 @@ class _Replay:
         end = ctx.log.end
         shown = {(space, owner): len(rec.value) for space, owners in (end.tokens if end else {}).items()
                  for owner, rec in owners.items()}
+        winners = frozenset(end.winners.value) if end is not None and end.winners is not None else None
         recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
-                            shown=shown)
+                            shown=shown, winners=winners)
         header = ctx.log.header
         seating = recovery.seating(header.players, header.first, "first" in header.positions)
         if seating is not None:
