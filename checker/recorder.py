@@ -275,7 +275,7 @@ class Recorder:
                     self.say(f"not recorded: nobody may {kind} now ('moves' lists the moves legal now)")
                 else:
                     self.say(f"not recorded: whose {kind}? name the player: "
-                             + " or ".join(f"{{{verb}: {printable(p)}, ...}}" for p in actors))
+                             + " or ".join(f"{{{kind}: {printable(p)}, ...}}" for p in actors))
                 self.pending = None
                 return False
             move = filled
