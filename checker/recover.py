@@ -129,6 +129,12 @@ class Recovery:
         """The likeliest reading of a move with unknown names: its player (when unknown,
         one who may make the move now, the one whose turn it is first) and the parameters
         it names unknown filled in, legal if possible; None when nothing can be guessed."""
+        try:
+            return self._guess(index, state)
+        except RuleError:  # a reading the rules cannot even evaluate: the move is left out
+            return None
+
+    def _guess(self, index: int, state: State) -> Play | None:
         logged = self.moves[index]
         play = logged.play
         move = self.rules.moves[play.kind]
@@ -152,11 +158,7 @@ class Recovery:
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
             return (legal or candidates)[0].plays[0][1]
         self.used += not cheap
-        try:
-            best = min(candidates, key=lambda c: self.cost(state, c, 0))
-        except RuleError:
-            return candidates[0].plays[0][1]
-        return best.plays[0][1]
+        return min(candidates, key=lambda c: self.cost(state, c, 0)).plays[0][1]
 
     def fills(self, index: int, state: State, play: Play, missing: set[str]) -> list[Repair]:
         """The move with its missing parameters given each value they may take (a few)."""
