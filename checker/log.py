@@ -559,7 +559,7 @@ class _Parser:
         if self.on_name is not None:
             self.on_name(verb, raw.key_position(verb), move.name)
         unread: set[str] = set()
-        actor = self.unknown_name(lambda: self.player(raw[verb], raw.pos_of(verb)), verb, unread)
+        actor = self.unknown_name(lambda: self.player(raw[verb], raw.pos_of(verb)), verb, unread, "")
         params = {p.name: p for p in move.params}
         args: dict[str, Any] = {}
         ok = actor is not None
@@ -583,19 +583,18 @@ class _Parser:
             return None
         return LoggedMove(Play(move.name, actor or "", args), pos, raw, frozenset(unread))
 
-    def unknown_name(self, read: Any, key: str, unread: set[str]) -> Any:
-        """``read()``; when it fails on unknown names alone and the log is read with
-        ``recover``, ``_UNREAD`` (``""`` for the player) with ``key`` added to ``unread``."""
+    def unknown_name(self, read: Any, key: str, unread: set[str], missing: Any = None) -> Any:
+        """``read()``; when it meets unknown names and no other problem and the log is read
+        with ``recover``, ``missing`` (default ``_UNREAD``) with ``key`` added to ``unread``
+        (a value read in part, as reveals without an unknown player's, is not kept either)."""
         assert self.names is not None
         count, left = len(self.diagnostics), len(self.names.left)
         value = read()
-        if value is not None and value is not _BAD:
-            return value
         new = len(self.names.left) - left
         if not self.recover or not new or len(self.diagnostics) - count != new:
             return value
         unread.add(key)
-        return "" if value is None else _UNREAD
+        return _UNREAD if missing is None else missing
 
     def _move_hint(self, raw: LMap) -> str:
         for key in raw:
