@@ -69,17 +69,11 @@ class Recorded(NamedTuple):
 
 
 class LoggedMove(NamedTuple):
-    """One move of the log: the move as played, where it stands, its raw YAML.
-
-    ``unread``: the keys of ``raw`` whose names are unknown (the move's own key for its
-    player, then ``play.actor`` is ``""``); those parameters are left out of ``play``.
-    Only a log read with ``recover`` has such moves; the replay guesses them.
-    """
+    """One move of the log: the move as played, where it stands, its raw YAML."""
 
     play: Play
     position: Position
     raw: LMap
-    unread: frozenset[str] = frozenset()
 
     def at(self, key: str) -> Position:
         """Position of one of the move's keys' value (the move's own if absent)."""
@@ -151,6 +145,10 @@ class GameLog:
     #: What reading it found but read on past: names taken as the one they most likely meant
     #: (``check`` reports them with the rest; see :func:`parse_log`'s ``recover``).
     problems: tuple[Diagnostic, ...] = ()
+    #: Moves (0-based) with names nothing comes close to (read with ``recover``): the keys of
+    #: their raw YAML not read (the move's own key for its player, then ``play.actor`` is
+    #: ``""``), left out of the play; the replay guesses them (:meth:`.recover.Recovery.guess`).
+    unread: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[LoggedMove]:
         return iter(self.moves)
@@ -164,7 +162,7 @@ def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, .
     ("did you mean"), read the names as meant and keep the diagnostics in the log's
     ``problems`` instead of raising, so that the rest of the log is checked too.  A name
     nothing comes close to is read past too where that is safe: in a move (the move is
-    kept with that name unread, see :class:`LoggedMove`), in ``private:`` and in ``end:``
+    kept with that name unread, see :class:`GameLog`'s ``unread``), in ``private:`` and in ``end:``
     (the record it stands in is left out); in the header and ``setup:`` it still raises.
 
     ``allow``: folders besides the log's own where the files it names may be
@@ -373,6 +371,7 @@ class _Parser:
         self.names: Names | None = None
         #: Unknown names in the parts of the log read past them (``recover``: see :func:`parse_log`).
         self.read_past: list[Diagnostic] = []
+        self.unread: set[str] = set()   # the keys of the move being read with unknown names
 
     def past(self, read: Any, *args: Any) -> Any:
         """``read(*args)``, with the names it leaves unknown read past."""
@@ -392,12 +391,20 @@ class _Parser:
         header = replace(header, first=first or header.players[0])
         header = replace(header, setup=self.setup(self.doc.get("setup")))
         private = self.past(self.private, self.doc.get("private"))
-        moves = [m for m in (self.past(self.move, i, item) for i, item in enumerate(self.doc.get("moves") or [])) if m]
+        moves: list[LoggedMove] = []
+        unread: dict[int, frozenset[str]] = {}
+        for i, item in enumerate(self.doc.get("moves") or []):
+            self.unread = set()
+            found = self.past(self.move, i, item)
+            if found is not None:
+                if self.unread:
+                    unread[len(moves)] = frozenset(self.unread)
+                moves.append(found)
         end = self.past(self.end, self.doc["end"]) if "end" in self.doc else None
         setup = self.doc.get("setup") or {}
         public = tuple(self.zone(spec, setup[spec.key], setup.pos_of(spec.key)) for spec in self.rules.records
                        if spec.section == "setup" and spec.kind == "zone" and spec.key in setup)
-        return GameLog(self.path, header, private, moves, end, public)
+        return GameLog(self.path, header, private, moves, end, public, unread=unread)
 
     def header(self) -> Header:
         doc = self.doc
@@ -558,7 +565,7 @@ class _Parser:
         move = self.rules.moves[kinds[fold(verb)]]
         if self.on_name is not None:
             self.on_name(verb, raw.key_position(verb), move.name)
-        unread: set[str] = set()
+        unread = self.unread
         actor = self.unknown_name(lambda: self.player(raw[verb], raw.pos_of(verb)), verb, unread, "")
         params = {p.name: p for p in move.params}
         args: dict[str, Any] = {}
@@ -581,7 +588,7 @@ class _Parser:
                 args[key] = value
         if not ok:
             return None
-        return LoggedMove(Play(move.name, actor or "", args), pos, raw, frozenset(unread))
+        return LoggedMove(Play(move.name, actor or "", args), pos, raw)  # type: ignore[arg-type]
 
     def unknown_name(self, read: Any, key: str, unread: set[str], missing: Any = None) -> Any:
         """``read()``; when it meets unknown names and no other problem and the log is read

@@ -15,7 +15,7 @@ few and generic (no game's knowledge):
 * **delete** -- the move is one too many.
 
 A move with a name the log's reader did not know (a card, a player: see
-:class:`~.log.LoggedMove`'s ``unread``) has been reported already; it is
+:class:`~.log.GameLog`'s ``unread``) has been reported already; it is
 read as the player and values that fit the moves after it best
 (:meth:`Recovery.guess`), and nothing it shows is taken as known.
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
@@ -87,6 +87,7 @@ class Recovery:
     ends: bool = False      # the log records the end of the game (scores, winners)
     shown: dict[tuple[str, str], int] = field(default_factory=dict)  # (space, owner) -> tokens the end records
     winners: frozenset[str] | None = None   # the winners the end records
+    unread: Mapping[int, frozenset[str]] = field(default_factory=dict)  # moves with unknown names (GameLog's)
     horizon: int = 30
     budget: int = 8         # flawed moves read with care; after that, as played
     used: int = field(default=0)
@@ -143,7 +144,7 @@ class Recovery:
         else:
             able = [p for p in state.active if self.machine.available(state, p, play.kind)]
             actors = sorted(able or list(state.active), key=lambda p: p != state.turn)
-        names = {p.name for p in move.params if p.name in logged.unread}
+        names = {p.name for p in move.params if p.name in self.unread.get(index, ())}
         candidates: list[Repair] = []
         for actor in actors[:8]:
             bare = Play(play.kind, actor, play.args)
@@ -153,7 +154,7 @@ class Recovery:
         if not candidates:
             return None
         # scored by the moves after it, which is cheap when the next move is guessed too (or none)
-        cheap = index + 1 >= len(self.moves) or bool(self.moves[index + 1].unread)
+        cheap = index + 1 >= len(self.moves) or index + 1 in self.unread
         if not cheap and self.used >= self.budget:  # a very broken log: the first legal reading, unscored
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
             return (legal or candidates)[0].plays[0][1]
@@ -243,7 +244,7 @@ class Recovery:
             s = out.state
         rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
         last = repair.next_index + self.horizon >= len(self.moves)
-        unread = next((k for k, m in enumerate(rest) if m.unread), None)
+        unread = next((k for k in range(len(rest)) if repair.next_index + k in self.unread), None)
         if unread is not None:  # what a move with unknown names does is guessed later: the look-ahead stops there
             rest, last = rest[:unread], False
         return errors + self.errors(s, [m.play for m in rest], last), residual
@@ -293,7 +294,7 @@ class Recovery:
             return None
 
     def _seating(self, players: tuple[str, ...], first: str, first_given: bool) -> Seating | None:
-        plays = [m.play for m in itertools.takewhile(lambda m: not m.unread, self.moves)]
+        plays = [m.play for m in self.moves[:min(self.unread, default=len(self.moves))]]
         if not plays:
             return None
         whole = len(plays) == len(self.moves)  # else up to a move with unknown names

@@ -127,7 +127,7 @@ class _Replay:
                  for owner, rec in owners.items()}
         winners = frozenset(end.winners.value) if end is not None and end.winners is not None else None
         recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
-                            shown=shown, winners=winners)
+                            shown=shown, winners=winners, unread=ctx.log.unread)
         header = ctx.log.header
         seating = recovery.seating(header.players, header.first, "first" in header.positions)
         if seating is not None:
@@ -137,7 +137,7 @@ class _Replay:
         state = ctx.start()
         index, moves = 0, ctx.log.moves
         while index < len(moves):
-            if moves[index].unread:
+            if index in ctx.log.unread:
                 state = self.unread(index, state, recovery)
                 index += 1
                 continue
