@@ -16,5 +16,6 @@
 * ``check`` and ``report``: :func:`check.check_log` and its
   :class:`report.LogReport` (text, JSON, exit status);
 * ``codes`` and ``rulecodes``: every code, for ``ruleslawyer explain``;
-* ``writer``: a game written out as a log.
+* ``writer``: a game written out as a log;
+* ``recorder`` (with ``typed``: a move as typed, completed and respelt): ``play``.
 """

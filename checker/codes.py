@@ -3,7 +3,8 @@
 Two families:
 
 * generic log codes ``LG…``, the same for every game: the log's shape and
-  names (``LG1xx``: the log is unusable, exit status 2) and problems of the
+  names (``LG1xx``: the log is unusable, exit status 2; an unknown name,
+  ``LG110``/``LG111``, outside the header and set-up is read past) and problems of the
   record found while replaying it (``LG2xx``);
 * game codes, declared by each rule file next to the rule they enforce
   (by its ``code_prefix``: ``2xx`` move requirements, ``3xx`` consistency,

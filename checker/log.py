@@ -145,6 +145,10 @@ class GameLog:
     #: What reading it found but read on past: names taken as the one they most likely meant
     #: (``check`` reports them with the rest; see :func:`parse_log`'s ``recover``).
     problems: tuple[Diagnostic, ...] = ()
+    #: Moves (0-based) with names nothing comes close to (read with ``recover``): the keys of
+    #: their raw YAML not read (the move's own key for its player, then ``play.actor`` is
+    #: ``""``), left out of the play; the replay guesses them (:meth:`.recover.Recovery.guess`).
+    unread: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[LoggedMove]:
         return iter(self.moves)
@@ -156,7 +160,10 @@ def parse_log(path: str, allow: Iterable[str] | None = None, house: tuple[str, .
 
     ``recover``: when every problem is a name that matches nothing but comes close to one
     ("did you mean"), read the names as meant and keep the diagnostics in the log's
-    ``problems`` instead of raising, so that the rest of the log is checked too.
+    ``problems`` instead of raising, so that the rest of the log is checked too.  A name
+    nothing comes close to is read past too where that is safe: in a move (the move is
+    kept with that name unread, see :class:`GameLog`'s ``unread``), in ``private:`` and in ``end:``
+    (the record it stands in is left out); in the header and ``setup:`` it still raises.
 
     ``allow``: folders besides the log's own where the files it names may be
     (``--allow-path``; default: those the command line set, see :mod:`spec.paths`).
@@ -224,7 +231,7 @@ def _read(doc: LMap, path: str, rules: Ruleset, recover: bool = False,
     log = parser.run()
     if parser.diagnostics:
         taken = parser.names.taken if parser.names is not None else []
-        if recover and len(taken) == len(parser.diagnostics):
+        if recover and len(taken) + len(parser.read_past) == len(parser.diagnostics):
             return replace(log, problems=tuple(parser.diagnostics))
         raise DiagnosticError(parser.diagnostics)
     return log
@@ -362,6 +369,17 @@ class _Parser:
         self.recover = recover
         self.diagnostics: list[Diagnostic] = []
         self.names: Names | None = None
+        #: Unknown names in the parts of the log read past them (``recover``: see :func:`parse_log`).
+        self.read_past: list[Diagnostic] = []
+        self.unread: set[str] = set()   # the keys of the move being read with unknown names
+
+    def past(self, read: Any, *args: Any) -> Any:
+        """``read(*args)``, with the names it leaves unknown read past."""
+        assert self.names is not None
+        before = len(self.names.left)
+        out = read(*args)
+        self.read_past.extend(self.names.left[before:])
+        return out
 
     def error(self, code: str, message: str, pos: Position | None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, pos, hint=hint))
@@ -372,13 +390,21 @@ class _Parser:
         first = self.player(self.doc["first"], self.doc.pos_of("first")) if "first" in self.doc else header.players[0]
         header = replace(header, first=first or header.players[0])
         header = replace(header, setup=self.setup(self.doc.get("setup")))
-        private = self.private(self.doc.get("private"))
-        moves = [m for m in (self.move(i, item) for i, item in enumerate(self.doc.get("moves") or [])) if m]
-        end = self.end(self.doc["end"]) if "end" in self.doc else None
+        private = self.past(self.private, self.doc.get("private"))
+        moves: list[LoggedMove] = []
+        unread: dict[int, frozenset[str]] = {}
+        for i, item in enumerate(self.doc.get("moves") or []):
+            self.unread = set()
+            found = self.past(self.move, i, item)
+            if found is not None:
+                if self.unread:
+                    unread[len(moves)] = frozenset(self.unread)
+                moves.append(found)
+        end = self.past(self.end, self.doc["end"]) if "end" in self.doc else None
         setup = self.doc.get("setup") or {}
         public = tuple(self.zone(spec, setup[spec.key], setup.pos_of(spec.key)) for spec in self.rules.records
                        if spec.section == "setup" and spec.kind == "zone" and spec.key in setup)
-        return GameLog(self.path, header, private, moves, end, public)
+        return GameLog(self.path, header, private, moves, end, public, unread=unread)
 
     def header(self) -> Header:
         doc = self.doc
@@ -504,7 +530,8 @@ class _Parser:
                 items = [(value, node.pos_of(spec.key))] if isinstance(value, str) else \
                     [(w, value.pos_of(i)) for i, w in enumerate(value)]
                 found = tuple(p for p in (self.player(w, wpos) for w, wpos in items) if p)
-                winners = Recorded(found, node.pos_of(spec.key))
+                if len(found) == len(items):  # else a name unknown: the winners are not read
+                    winners = Recorded(found, node.pos_of(spec.key))
         keys = {k: node.key_position(k) for k in node} if isinstance(node, LMap) and node else {}
         return EndRecord(pos, tuple(zones), tokens, scores, winners, keys, tuple(claim_keys))
 
@@ -538,7 +565,8 @@ class _Parser:
         move = self.rules.moves[kinds[fold(verb)]]
         if self.on_name is not None:
             self.on_name(verb, raw.key_position(verb), move.name)
-        actor = self.player(raw[verb], raw.pos_of(verb))
+        unread = self.unread
+        actor = self.unknown_name(lambda: self.player(raw[verb], raw.pos_of(verb)), verb, unread, "")
         params = {p.name: p for p in move.params}
         args: dict[str, Any] = {}
         ok = actor is not None
@@ -553,14 +581,27 @@ class _Parser:
                            (f"its parameters are: {', '.join(params)}" if params else "it takes no parameter"))
                 ok = False
                 continue
-            value = self.value(move, param, raw[key], raw.pos_of(key))
+            value = self.unknown_name(lambda: self.value(move, param, raw[key], raw.pos_of(key)), key, unread)
             if value is _BAD:
                 ok = False
-            else:
+            elif value is not _UNREAD:
                 args[key] = value
         if not ok:
             return None
-        return LoggedMove(Play(move.name, actor, args), pos, raw)  # type: ignore[arg-type]
+        return LoggedMove(Play(move.name, actor or "", args), pos, raw)  # type: ignore[arg-type]
+
+    def unknown_name(self, read: Any, key: str, unread: set[str], missing: Any = None) -> Any:
+        """``read()``; when it meets unknown names and no other problem and the log is read
+        with ``recover``, ``missing`` (default ``_UNREAD``) with ``key`` added to ``unread``
+        (a value read in part, as reveals without an unknown player's, is not kept either)."""
+        assert self.names is not None
+        count, left = len(self.diagnostics), len(self.names.left)
+        value = read()
+        new = len(self.names.left) - left
+        if not self.recover or not new or len(self.diagnostics) - count != new:
+            return value
+        unread.add(key)
+        return _UNREAD if missing is None else missing
 
     def _move_hint(self, raw: LMap) -> str:
         for key in raw:
@@ -651,3 +692,4 @@ class _Bad:
 
 
 _BAD = _Bad()
+_UNREAD = _Bad()  # a value whose names are unknown: the move is kept without it

@@ -50,6 +50,8 @@ class Names:
     meant: bool = False
     #: The diagnostics of names taken as the one meant (the others: a name left unknown).
     taken: list[Diagnostic] = field(default_factory=list)
+    #: The diagnostics of names left unknown (nothing close enough to take).
+    left: list[Diagnostic] = field(default_factory=list)
     #: Told of each name found (see :data:`NameHook`); None: nobody asks.
     seen: NameHook | None = None
 
@@ -62,6 +64,7 @@ class Names:
         if self.meant and meant is not None:
             self.taken.append(diagnostic)
             return meant
+        self.left.append(diagnostic)
         return None
 
     def item(self, component: str, text: Any, pos: Position | None) -> str | None:

@@ -19,6 +19,11 @@ so.  A read-only log, or one with other names (hard links), is refused at
 start; a write that fails ends the session with a diagnostic (exit status
 2) and the move not recorded printed as the line to add.
 
+A move typed without its player (``pass``) is the move of the player the
+rules let make it now, the one whose turn it is first; names are saved as
+printed (the rule file's spelling, the header's for a player), not as typed
+(:mod:`checker.typed`).
+
 It works for any rule file: what it knows of the game (the moves, their
 parameters, the names) comes from the rules the log names.
 """
@@ -43,10 +48,12 @@ from .check import check_parsed, number_moves
 from .consistency import solve_view
 from .files import FileLock, LockHeld, real_path, remove_stale_temporaries, signals_held, write_atomically
 from .log import parse_log_text
+from .names import fold
 from .logedit import LayoutError, append_at, append_move, new_log, remove_last, remove_last_move
 from .nextmoves import next_lines, what_next
 from .replay import replay
 from .textout import fit, terminal_width
+from .typed import missing_actor, respelt, with_actor
 
 __all__ = ["run_play", "Recorder", "append_move", "remove_last_move", "new_log", "LayoutError", "EXIT_INTERRUPTED"]
 
@@ -250,24 +257,55 @@ class Recorder:
             self.say("not a move: " + "; ".join(d.message for d in exc.diagnostics))
             self.pending = None
             return False
-        kinds = {k.lower() for k in self.rules.moves}
-        if not isinstance(parsed, LMap) or not any(str(k).lower() in kinds for k in parsed):
+        kinds = {fold(k): k for k in self.rules.moves}
+        if not isinstance(parsed, LMap) or not any(fold(k) in kinds for k in parsed):
             self.say(f"not a move: a move is one of {', '.join(self.rules.moves)}, written as in the log, "
                      f"e.g. {self.example()} ('help' for the commands)")
             self.pending = None
             return False
+        verb = missing_actor(parsed, kinds)
+        if verb is not None:  # whose move: the one the rules let make it now
+            kind = kinds[fold(verb)]
+            actors = self.actors_of(kind)
+            filled = with_actor(move, verb, actors[0]) if len(actors) == 1 else None
+            if filled is None:
+                if self.rep.state.ended:
+                    self.say(f"not recorded: the game is over after {len(self.log.moves)} moves")
+                elif not actors:
+                    self.say(f"not recorded: nobody may {kind} now ('moves' lists the moves legal now)")
+                else:
+                    self.say(f"not recorded: whose {kind}? name the player: "
+                             + " or ".join(f"{{{kind}: {printable(p)}, ...}}" for p in actors))
+                self.pending = None
+                return False
+            move = filled
+            self.pending = ("move", move)
         for _ in range(5):  # the file added to meanwhile: checked again on it
             checked = self.check_move(move)
             if checked is None:
                 self.pending = None
                 return False
-            candidate, log, rules = checked
+            candidate, log, rules, move = checked
+            self.pending = ("move", move)
             if self.commit(candidate, log, rules, f"recorded move {len(log.moves)}: {move}"):
                 return True
         raise self.refused(f"{self.path} keeps changing on disk: play does not write over it")
 
-    def check_move(self, move: str) -> tuple[str, Any, Any] | None:
-        """(the log with the move, its log and rules) when it breaks no rule; None, said why, otherwise."""
+    def actors_of(self, kind: str) -> list[str]:
+        """Who may make a move of this kind now, when the move does not say: the one the
+        rules oblige to, else the one whose turn it is if they may, else all who may."""
+        state, machine = self.rep.state, self.rep.machine
+        if state.ended:
+            return []
+        due = [who for who, k in machine.due(state) if k == kind]
+        if len(due) == 1:
+            return due
+        able = [p for p in state.active if machine.available(state, p, kind)]
+        return [state.turn] if state.turn in able else able
+
+    def check_move(self, move: str, respell: bool = True) -> tuple[str, Any, Any, str] | None:
+        """(the log with the move, its log and rules, the move as saved: names as printed
+        when ``respell``) when it breaks no rule; None, said why, otherwise."""
         try:
             candidate, at = append_at(self.text, move)
         except LayoutError as exc:
@@ -284,8 +322,16 @@ class Recorder:
             return span[0] <= starts[d.position.line - 1] + max(d.position.column - 1, 0) < span[1]
 
         line_no = candidate.count("\n", 0, at) + 1
+        printed: dict[int, str] = {}  # offset in the move -> the name there as printed
+
+        def seen(_written: Any, pos: Position | None, name: str) -> None:
+            if pos is not None and pos.path == str(self.path) and 0 < pos.line <= len(starts):
+                offset = starts[pos.line - 1] + max(pos.column - 1, 0)
+                if span[0] <= offset < span[1]:
+                    printed[offset - span[0]] = name
+
         try:
-            log, rules = parse_log_text(candidate, str(self.path), house=self.house)
+            log, rules = parse_log_text(candidate, str(self.path), house=self.house, on_name=seen)
         except DiagnosticError as exc:
             self.say("not recorded:")
             for d in [d for d in exc.diagnostics if mine(d)] or list(exc.diagnostics):
@@ -299,7 +345,10 @@ class Recorder:
             for d in broken:
                 self.say(_here(d, line_no))
             return None
-        return candidate, log, rules
+        as_printed = respelt(move, printed) if respell else move
+        if as_printed != move:  # the same move, its names as printed: checked as it is saved
+            return self.check_move(as_printed, respell=False) or (candidate, log, rules, move)
+        return candidate, log, rules, move
 
     def undo(self) -> None:
         for _ in range(5):

@@ -14,6 +14,11 @@ few and generic (no game's knowledge):
 * **insert** -- a move without parameters (a pass) is missing before it;
 * **delete** -- the move is one too many.
 
+A move with a name the log's reader did not know (a card, a player: see
+:class:`~.log.GameLog`'s ``unread``) has been reported already; it is
+read as the player and values that fit the moves after it best
+(:meth:`Recovery.guess`), and nothing it shows is taken as known.
+
 Each candidate is scored by replaying the next moves as played through the
 state machine (cheap: legality only) and counting those that break a rule;
 the best one wins, ties going to the least change.  The seating is checked
@@ -25,10 +30,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
+from ..spec.scoring import winners_unscored
 from ..spec.tally import Tally
 from .log import LoggedMove
 from .writer import move_text
@@ -80,6 +86,8 @@ class Recovery:
     start: Callable[[tuple[str, ...], str], State]   # the state before the first move, for a seating
     ends: bool = False      # the log records the end of the game (scores, winners)
     shown: dict[tuple[str, str], int] = field(default_factory=dict)  # (space, owner) -> tokens the end records
+    winners: frozenset[str] | None = None   # the winners the end records
+    unread: Mapping[int, frozenset[str]] = field(default_factory=dict)  # moves with unknown names (GameLog's)
     horizon: int = 30
     budget: int = 8         # flawed moves read with care; after that, as played
     used: int = field(default=0)
@@ -117,6 +125,41 @@ class Recovery:
         if best.kind == "as-played" and any(c.kind == "delete" and c.cost == best.cost for c in scored):
             best = replace(best, deletable=True)
         return best
+
+    def guess(self, index: int, state: State) -> Play | None:
+        """The likeliest reading of a move with unknown names: its player (when unknown,
+        one who may make the move now, the one whose turn it is first) and the parameters
+        it names unknown filled in, legal if possible; None when nothing can be guessed."""
+        try:
+            return self._guess(index, state)
+        except RuleError:  # a reading the rules cannot even evaluate: the move is left out
+            return None
+
+    def _guess(self, index: int, state: State) -> Play | None:
+        logged = self.moves[index]
+        play = logged.play
+        move = self.rules.moves[play.kind]
+        if play.actor:
+            actors = [play.actor]
+        else:
+            able = [p for p in state.active if self.machine.available(state, p, play.kind)]
+            actors = sorted(able or list(state.active), key=lambda p: p != state.turn)
+        names = {p.name for p in move.params if p.name in self.unread.get(index, ())}
+        candidates: list[Repair] = []
+        for actor in actors[:8]:
+            bare = Play(play.kind, actor, play.args)
+            wanted = names | self.machine.missing(bare)
+            fills = self.fills(index, state, bare, wanted) if wanted else []
+            candidates.extend(fills or [Repair("fill", ((index, bare),), index + 1)])
+        if not candidates:
+            return None
+        # scored by the moves after it, which is cheap when the next move is guessed too (or none)
+        cheap = index + 1 >= len(self.moves) or index + 1 in self.unread
+        if not cheap and self.used >= self.budget:  # a very broken log: the first legal reading, unscored
+            legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
+            return (legal or candidates)[0].plays[0][1]
+        self.used += not cheap
+        return min(candidates, key=lambda c: self.cost(state, c, 0)).plays[0][1]
 
     def fills(self, index: int, state: State, play: Play, missing: set[str]) -> list[Repair]:
         """The move with its missing parameters given each value they may take (a few)."""
@@ -199,13 +242,17 @@ class Recovery:
             elif self.flawed(play, out):
                 errors += 1
             s = out.state
-        rest = self.moves[repair.next_index:repair.next_index + self.horizon]
+        rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
         last = repair.next_index + self.horizon >= len(self.moves)
+        unread = next((k for k in range(len(rest)) if repair.next_index + k in self.unread), None)
+        if unread is not None:  # what a move with unknown names does is guessed later: the look-ahead stops there
+            rest, last = rest[:unread], False
         return errors + self.errors(s, [m.play for m in rest], last), residual
 
     def errors(self, state: State, plays: Sequence[Play], last: bool = True) -> int:
         """How many of these moves, played as they stand, break a rule (one for all after
-        the end; one for an end the log records but ``last`` moves do not reach)."""
+        the end; with ``last``, one for an end the log records that they do not reach, one
+        for tokens face up other than it records, one for other winners than it records)."""
         errors, s = 0, state
         for play in plays:
             if s.ended:
@@ -217,6 +264,9 @@ class Recovery:
             errors += self.ends and not s.ended
             errors += any(sum(1 for t in s.spaces.get(space, ()) if t.owner == owner) != n
                           for (space, owner), n in self.shown.items())
+            if self.winners is not None and s.ended:  # when the rules name them without the scores
+                found = winners_unscored(self.machine, s)
+                errors += found is not None and frozenset(found) != self.winners
         return errors
 
     def flawed(self, play: Play, out: Outcome) -> bool:
@@ -244,10 +294,11 @@ class Recovery:
             return None
 
     def _seating(self, players: tuple[str, ...], first: str, first_given: bool) -> Seating | None:
-        plays = [m.play for m in self.moves]
+        plays = [m.play for m in self.moves[:min(self.unread, default=len(self.moves))]]
         if not plays:
             return None
-        before = self.errors(self.start(players, first), plays)
+        whole = len(plays) == len(self.moves)  # else up to a move with unknown names
+        before = self.errors(self.start(players, first), plays, whole)
         if before == 0:
             return None
         opener = plays[0].actor
@@ -259,7 +310,7 @@ class Recovery:
             options.append((reverse, opener))
         best: tuple[int, tuple[str, ...], str] | None = None
         for order, who in options:
-            n = self.errors(self.start(order, who), plays)
+            n = self.errors(self.start(order, who), plays, whole)
             # clearly fewer: every error explained, or at least two and most of them (a
             # seating explaining one error of two loses to a local slip, two moves swapped)
             clearly = n == 0 or (before - n >= 2 and 2 * n <= before)

@@ -125,8 +125,9 @@ class _Replay:
         end = ctx.log.end
         shown = {(space, owner): len(rec.value) for space, owners in (end.tokens if end else {}).items()
                  for owner, rec in owners.items()}
+        winners = frozenset(end.winners.value) if end is not None and end.winners is not None else None
         recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
-                            shown=shown)
+                            shown=shown, winners=winners, unread=ctx.log.unread)
         header = ctx.log.header
         seating = recovery.seating(header.players, header.first, "first" in header.positions)
         if seating is not None:
@@ -136,6 +137,10 @@ class _Replay:
         state = ctx.start()
         index, moves = 0, ctx.log.moves
         while index < len(moves):
+            if index in ctx.log.unread:
+                state = self.unread(index, state, recovery)
+                index += 1
+                continue
             repair = recovery.repair(index, state, ctx.machine.check(state, moves[index].play)) \
                 if not ctx.reporter.strict else None
             if repair is None or repair.kind == "as-played":
@@ -219,6 +224,26 @@ class _Replay:
             else:
                 state = self.step(i, moves[i], state, quiet=True)
         return state
+
+    def unread(self, index: int, before: State, recovery: Recovery) -> State:
+        """A move with unknown names (each reported when the log was read): applied as the
+        reading that fits the moves after it (:meth:`Recovery.guess`), nothing it breaks
+        reported again, nothing it shows taken as known."""
+        ctx = self.ctx
+        logged = ctx.log.moves[index]
+        if before.ended:  # after the end: said once, as for any move
+            return self.step(index, logged, before, quiet=True)
+        guessed = recovery.guess(index, before) if not ctx.reporter.strict else None
+        if guessed is None:  # nothing to go on: the move is left out
+            self.steps.append(Step(index, logged, before, Outcome(before.copy(), []), ()))
+            return before
+        played = ctx.machine.play(before, guessed)
+        outcome = Outcome(played.state, [], played.revealed, played.ended_by)
+        if self.tokens is not None:
+            self.tokens.after(logged, before, guessed, outcome)
+        ctx.blame.update(index, before, outcome.state)
+        self.steps.append(Step(index, logged, before, outcome, ()))
+        return outcome.state
 
     def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
              hint: str | None = None) -> State:

@@ -19,7 +19,8 @@ MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistenc
            "checker.report", "checker.check", "checker.codes", "checker.rulecodes", "checker.writer",
            "checker.blame", "spec.scoring", "spec.facts", "spec.dealmodel", "spec.deal", "spec.env",
            "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr", "spec.exprgen",
-           "checker.textout", "checker.nextmoves", "checker.recover", "checker.fmt", "checker.fmtlayout"]
+           "checker.textout", "checker.nextmoves", "checker.recover", "checker.fmt", "checker.fmtlayout",
+           "checker.typed"]
 
 
 @pytest.mark.parametrize("name", MODULES)

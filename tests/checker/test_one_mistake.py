@@ -158,11 +158,12 @@ def test_a_misspelt_name_does_not_stop_the_check_of_the_rest(monkeypatch):
     assert not report.unusable and report.score is not None and report.score.winners == ("Gordon",)
 
 
-def test_a_name_nothing_comes_close_to_still_makes_the_log_unusable(monkeypatch):
+def test_a_name_nothing_comes_close_to_is_one_error_and_the_log_checked_on(monkeypatch):
+    """(More cases, both games, in test_unknown_names.py.)"""
     monkeypatch.chdir(ROOT)
     path = LA / "clean-4p.yaml"
     report = check_text(mutate(path.read_text(), "replace", 6, "Mary Kingsley", "Zzyzx Qwv"), str(path))
-    assert report.unusable and [d.code for d in report.diagnostics] == ["LG110"]
+    assert not report.unusable and report.status == 1 and [d.code for d in report.diagnostics] == ["LG110"]
 
 
 def test_a_wrong_outcome_at_the_end_of_the_log_is_replayed_as_recorded(monkeypatch):
