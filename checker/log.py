@@ -147,7 +147,7 @@ class GameLog:
     problems: tuple[Diagnostic, ...] = ()
     #: Moves (0-based) with names nothing comes close to (read with ``recover``): the keys of
     #: their raw YAML not read (the move's own key for its player, then ``play.actor`` is
-    #: ``""``), left out of the play; the replay guesses them (:meth:`.recover.Recovery.guess`).
+    #: ``""``), left out of the play; the replay infers them (:meth:`.recover.Recovery.infer`).
     unread: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[LoggedMove]:

@@ -17,7 +17,7 @@ few and generic (no game's knowledge):
 A move with a name the log's reader did not know (a card, a player: see
 :class:`~.log.GameLog`'s ``unread``) has been reported already; it is
 read as the player and values that fit the moves after it best
-(:meth:`Recovery.guess`), and nothing it shows is taken as known.
+(:meth:`Recovery.infer`), and nothing it shows is taken as known.
 
 Each candidate is scored by replaying the next moves as played through the
 state machine (cheap: legality only) and counting those that break a rule;
@@ -126,16 +126,16 @@ class Recovery:
             best = replace(best, deletable=True)
         return best
 
-    def guess(self, index: int, state: State) -> Play | None:
+    def infer(self, index: int, state: State) -> Play | None:
         """The likeliest reading of a move with unknown names: its player (when unknown,
         one who may make the move now, the one whose turn it is first) and the parameters
-        it names unknown filled in, legal if possible; None when nothing can be guessed."""
+        it names unknown filled in, legal if possible; None when nothing can be inferred."""
         try:
-            return self._guess(index, state)
+            return self._infer(index, state)
         except RuleError:  # a reading the rules cannot even evaluate: the move is left out
             return None
 
-    def _guess(self, index: int, state: State) -> Play | None:
+    def _infer(self, index: int, state: State) -> Play | None:
         logged = self.moves[index]
         play = logged.play
         move = self.rules.moves[play.kind]
@@ -153,7 +153,7 @@ class Recovery:
             candidates.extend(fills or [Repair("fill", ((index, bare),), index + 1)])
         if not candidates:
             return None
-        # scored by the moves after it, which is cheap when the next move is guessed too (or none)
+        # scored by the moves after it, which is cheap when the next move is inferred too (or none)
         cheap = index + 1 >= len(self.moves) or index + 1 in self.unread
         if not cheap and self.used >= self.budget:  # a very broken log: the first legal reading, unscored
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
@@ -245,7 +245,7 @@ class Recovery:
         rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
         last = repair.next_index + self.horizon >= len(self.moves)
         unread = next((k for k in range(len(rest)) if repair.next_index + k in self.unread), None)
-        if unread is not None:  # what a move with unknown names does is guessed later: the look-ahead stops there
+        if unread is not None:  # what a move with unknown names does is inferred later: the look-ahead stops there
             rest, last = rest[:unread], False
         return errors + self.errors(s, [m.play for m in rest], last), residual
 

@@ -227,20 +227,20 @@ class _Replay:
 
     def unread(self, index: int, before: State, recovery: Recovery) -> State:
         """A move with unknown names (each reported when the log was read): applied as the
-        reading that fits the moves after it (:meth:`Recovery.guess`), nothing it breaks
+        reading that fits the moves after it (:meth:`Recovery.infer`), nothing it breaks
         reported again, nothing it shows taken as known."""
         ctx = self.ctx
         logged = ctx.log.moves[index]
         if before.ended:  # after the end: said once, as for any move
             return self.step(index, logged, before, quiet=True)
-        guessed = recovery.guess(index, before) if not ctx.reporter.strict else None
-        if guessed is None:  # nothing to go on: the move is left out
+        inferred = recovery.infer(index, before) if not ctx.reporter.strict else None
+        if inferred is None:  # nothing to go on: the move is left out
             self.steps.append(Step(index, logged, before, Outcome(before.copy(), []), ()))
             return before
-        played = ctx.machine.play(before, guessed)
+        played = ctx.machine.play(before, inferred)
         outcome = Outcome(played.state, [], played.revealed, played.ended_by)
         if self.tokens is not None:
-            self.tokens.after(logged, before, guessed, outcome)
+            self.tokens.after(logged, before, inferred, outcome)
         ctx.blame.update(index, before, outcome.state)
         self.steps.append(Step(index, logged, before, outcome, ()))
         return outcome.state

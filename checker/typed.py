@@ -2,20 +2,20 @@
 
 Two edits of the move's text, each keeping the rest of it as typed:
 
-* a move without its player (``pass``, ``{place, clue: compass, value: 1}``)
+* a move without its player (``pass``, ``{place, item: compass, value: 1}``)
   gets one (:func:`with_actor`; who it is, the recorder asks the rules);
 * each name is written as printed (:func:`respelt`): the rule file's
   spelling for an item, the header's for a player, from the names the log
   reader found (its ``on_name`` hook).
 
->>> with_actor("{pass}", "pass", "Ann"), with_actor("{place, clue: x}", "place", "Ann")
-('{pass: Ann}', '{place: Ann, clue: x}')
+>>> with_actor("{pass}", "pass", "Ann"), with_actor("{place, item: x}", "place", "Ann")
+('{pass: Ann}', '{place: Ann, item: x}')
 >>> with_actor("{pass: ~}", "pass", "Ann"), with_actor("{pass:}", "pass", "Ann")
 ('{pass: Ann}', '{pass: Ann}')
->>> respelt('{pass: ann, clue: "7:00"}', {7: "Ann", 18: "7:00"})
-'{pass: Ann, clue: "7:00"}'
->>> respelt("{place: ann, clue: boussole}", {1: "place", 8: "Ann", 19: "compass"})
-'{place: Ann, clue: compass}'
+>>> respelt('{pass: ann, item: "7:00"}', {7: "Ann", 18: "7:00"})
+'{pass: Ann, item: "7:00"}'
+>>> respelt("{place: ann, item: boussole}", {1: "place", 8: "Ann", 19: "compass"})
+'{place: Ann, item: compass}'
 """
 
 from __future__ import annotations
