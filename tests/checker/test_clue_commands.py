@@ -79,8 +79,9 @@ def test_play_records_a_suggestion_and_its_answers(tmp_path):
     assert "viewpoint: player:Ann" in out and "possible envelope" in out
     s.type("quit\r")
     assert s.close() == 0
+    # saved with the names as printed (the rule file: "name: Professor Plum", typed as its alias "Plum")
     assert log.read_text().splitlines()[-3:] == [
-        "  - {suggest: Ann, suspect: Plum, weapon: Rope, room: Hall}", "  - {cannot: Ben}", "  - {show: Cat}"]
+        "  - {suggest: Ann, suspect: Professor Plum, weapon: Rope, room: Hall}", "  - {cannot: Ben}", "  - {show: Cat}"]
 
 
 def test_simulate_compare_and_prove(tmp_path):
