@@ -27,14 +27,14 @@ from __future__ import annotations
 import argparse
 import difflib
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 import yaml
 
-from ..spec.diagnostics import UNPRINTABLE, Diagnostic, DiagnosticError, Position
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position
 from ..spec.source import Limits, LMap, LSeq, parse_text, read_source
 from .fmtlayout import as_block
+from .yamltext import plain_ok as _plain_ok, quoted as _quoted
 from .log import GameLog, parse_document
 from .outputs import write_file
 from .textout import fit, json_text
@@ -45,13 +45,6 @@ __all__ = ["Edit", "Formatted", "format_log", "format_text", "run_fmt", "MISMATC
 MISMATCH = "RL014"
 BOM = b"\xef\xbb\xbf"
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: Characters a plain scalar may hold after its first (a letter or digit) anywhere, and in
-#: block context besides; anything else is quoted (conservative: never ``:``, ``#``, ``"``).
-_PLAIN = frozenset(" ._'/()+&-")
-_BLOCK_PLAIN = _PLAIN | {","}
-#: YAML's own escapes of a double-quoted scalar (the others: \xXX, \uXXXX, \UXXXXXXXX).
-_NAMED_ESCAPES = {"\\": "\\\\", '"': '\\"', "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n",
-                  "\v": "\\v", "\f": "\\f", "\r": "\\r", "\x1b": "\\e"}
 
 
 @dataclass(frozen=True)
@@ -258,35 +251,6 @@ def _apply(text: str, edits: Iterable[Edit]) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
-def _plain_ok(value: str, flow: bool) -> bool:
-    """Whether ``value`` may be written unquoted and still read as this very string, by this
-    reader (YAML 1.2 core schema) and by YAML 1.1 readers (``yes``, ``7:00``...)."""
-    allowed = _PLAIN if flow else _BLOCK_PLAIN
-    if not value or not value[0].isalnum() or value[-1] == " ":
-        return False
-    if not all(c.isalnum() and ord(c) not in UNPRINTABLE or c in allowed for c in value):
-        return False
-    if yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False)) != "tag:yaml.org,2002:str":
-        return False
-    try:
-        return parse_text(f"- {value}\n", "<plain>")[0] == value  # type: ignore[no-any-return]
-    except DiagnosticError:
-        return False
-
-
-def _quoted(value: str) -> str:
-    """``value`` double-quoted, every character a terminal or editor would not show escaped."""
-    out = []
-    for c in value:
-        code = ord(c)
-        if c in _NAMED_ESCAPES:
-            out.append(_NAMED_ESCAPES[c])
-        elif c.isprintable() and code not in UNPRINTABLE:
-            out.append(c)
-        else:
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return '"' + "".join(out) + '"'
 
 
 # -- the safety check --------------------------------------------------------------------

@@ -33,14 +33,14 @@ class LayoutError(ValueError):
 def new_log(rules: str, players: list[str], first: str | None = None, variant: str | None = None,
             house: list[str] | None = None) -> str:
     """The header of a new log, with an empty list of moves."""
-    lines = [f"rules: {scalar(rules)}"]
+    lines = [f"rules: {scalar(rules, flow=False)}"]
     if variant:
-        lines.append(f"variant: {scalar(variant)}")
+        lines.append(f"variant: {scalar(variant, flow=False)}")
     if house:
         lines.append("house: [" + ", ".join(scalar(h) for h in house) + "]")
     lines.append("players: [" + ", ".join(scalar(p) for p in players) + "]")
     if first:
-        lines.append(f"first: {scalar(first)}")
+        lines.append(f"first: {scalar(first, flow=False)}")
     lines.append("moves: []")
     return "\n".join(lines) + "\n"
 

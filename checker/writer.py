@@ -4,26 +4,26 @@ Used to turn simulated games (and the games prove finds that refute a
 property) into logs a person can read and the checker can replay.  One move per line, items by printed name;
 the keys of ``private:`` and ``end:`` are the ones the rule file declares.
 
->>> scalar("7:00"), scalar("Samuel Baker"), scalar("yes"), scalar(3)
-('"7:00"', 'Samuel Baker', '"yes"', '3')
+Strings are quoted as ``fmt`` would (:mod:`.yamltext`), so that ``fmt --check`` passes on
+what is written here:
+
+>>> scalar("7:00"), scalar("Samuel Baker"), scalar("yes"), scalar(3), scalar("3p")
+('"7:00"', 'Samuel Baker', '"yes"', '3', '3p')
+>>> scalar("game 1 (seed 2)"), scalar("a, b"), scalar("a, b", flow=False)
+('game 1 (seed 2)', '"a, b"', 'a, b')
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..spec.machine import Play
 from ..spec.model import Ruleset
-from .textout import json_text
+from .yamltext import plain_ok, quoted
 
 __all__ = ["EndSection", "flow_text", "format_log", "move_text", "scalar"]
-
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 .'-]*[A-Za-z0-9.]|[A-Za-z]")
-_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
-
 
 @dataclass
 class EndSection:
@@ -35,16 +35,15 @@ class EndSection:
     winners: Sequence[str] = ()
 
 
-def scalar(value: Any) -> str:
-    """A YAML scalar: plain when safe, else double-quoted."""
+def scalar(value: Any, flow: bool = True) -> str:
+    """A YAML scalar: plain when it reads back as itself, else double-quoted (``flow``: inside
+    a flow collection, where a comma would end it)."""
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, int):
         return str(value)
     text = str(value)
-    if _PLAIN.fullmatch(text) and text.lower() not in _RESERVED and "  " not in text:
-        return text
-    return json_text(text)  # C1 controls and lone surrogates escaped: YAML reads no raw one
+    return text if plain_ok(text, flow) else quoted(text)
 
 
 def flow_text(value: Any) -> str:
@@ -108,18 +107,18 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
     """
     lines = []
     if title:
-        lines.append(f"title: {scalar(title)}")
-    lines.append(f"rules: {scalar(rules_ref or rules.game)}")
+        lines.append(f"title: {scalar(title, flow=False)}")
+    lines.append(f"rules: {scalar(rules_ref or rules.game, flow=False)}")
     if variant:
-        lines.append(f"variant: {scalar(variant)}")
+        lines.append(f"variant: {scalar(variant, flow=False)}")
     if house:
         lines.append(f"house: {flow_text(list(house))}")
     lines.append(f"players: {flow_text(list(players))}")
     if first and first != players[0]:
-        lines.append(f"first: {scalar(first)}")
+        lines.append(f"first: {scalar(first, flow=False)}")
     if setup:
         lines.append("setup:")
-        lines.extend(f"  {scalar(k)}: {flow_text(_held(rules, v))}" for k, v in setup.items())
+        lines.extend(f"  {scalar(k, flow=False)}: {flow_text(_held(rules, v))}" for k, v in setup.items())
     private = [(_key(rules, "private", "zone", z), _held(rules, held)) for z, held in (private_zones or {}).items()]
     if private_tokens:
         private.append((_key(rules, "private", "token_values"), {p: list(v) for p, v in private_tokens.items()}))
@@ -140,7 +139,7 @@ def format_log(rules: Ruleset, players: Sequence[str], plays: Iterable[Play], *,
             lines.append(f"  {key}:")
             for space, owners in end.tokens.items():
                 row = {p: (v[0] if len(v) == 1 else list(v)) for p, v in owners.items()}
-                lines.append(f"    {scalar(rules.name(space))}: {flow_text(row)}")
+                lines.append(f"    {scalar(rules.name(space), flow=False)}: {flow_text(row)}")
         key = _key(rules, "end", "scores")
         if end.scores and key:
             lines.append(f"  {key}: {flow_text(dict(end.scores))}")

@@ -88,7 +88,8 @@ def test_perfect_alibi_the_rule_files_names(tmp_path):
     assert after[0] == '  - {ask: Blue, target: Yellow, symbol: clock, asked: ["12"], answer: 0}'
     recorder, out = _recorder(log)
     assert recorder.try_move("ask, target: yellow, symbol: time tile, asked: [twelve], answer: 0"), out.getvalue()
-    assert _last_move(log) == """  - {ask: Blue, target: Yellow, symbol: Clock, asked: ["12 o'clock"], answer: 0}"""
+    # quoted only where YAML needs it, as fmt writes it (checker/yamltext.py): "12 o'clock" reads as itself
+    assert _last_move(log) == """  - {ask: Blue, target: Yellow, symbol: Clock, asked: [12 o'clock], answer: 0}"""
     assert check_log(str(log)).status == 0
 
 
