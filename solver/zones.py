@@ -225,14 +225,49 @@ class _Reduced:
     zones: tuple[_Zone, ...]
 
 
+def _unit(formula: Formula, zone_id: str) -> tuple[bool, tuple[str, ...]] | None:
+    """``(inside, cards)`` when a formula only says that these cards are all in the zone
+    (``inside``) or all out of it ("cannot answer": ``count(cards, zone) == 0``); else None.
+
+    >>> from ruleslawyer.spec.facts import count
+    >>> _unit(count(["a", "b"], {"z"}) == 0, "z"), _unit(count(["a"], {"z"}) == 1, "z")
+    ((False, ('a', 'b')), (True, ('a',)))
+    >>> _unit(count(["a", "b"], {"z"}) >= 1, "z") is None
+    True
+    """
+    atoms = list(formula.atoms())
+    if len(atoms) != 1 or atoms[0] is not formula:
+        return None
+    atom = formula
+    terms = atom.lin.terms  # type: ignore[attr-defined]
+    if not terms or any(zs != frozenset({zone_id}) or w <= 0 for _c, zs, w in terms):
+        return None
+    top, op, value = sum(w for _c, _zs, w in terms), atom.op, atom.value  # type: ignore[attr-defined]
+    cards = tuple(c for c, _zs, _w in terms)
+    if (op == "==" and value == 0) or (op == "<=" and value == 0) or (op == "<" and value == 1):
+        return False, cards
+    if (op == "==" and value == top) or (op == ">=" and value == top) or (op == ">" and value == top - 1):
+        return True, cards
+    return None
+
+
 def _reduce(shape: _Shape, facts: Sequence[Fact]) -> _Reduced | None:
-    """Simplify the facts zone by zone (None: no world fits)."""
+    """Simplify the facts zone by zone (None: no world fits).
+
+    Facts that only put cards in a zone or keep them out of it ("cannot answer", a
+    player's own hand) are applied card by card, never as a truth table: a zone's table
+    grows with the cards its other facts name only."""
     by_zone: dict[int, list[Formula]] = {}
+    units: list[tuple[int, bool, tuple[int, ...]]] = []
     for fact in facts:
         z = _zone_of(shape, fact.formula)
         if z is None:
             if not fact.formula.holds({}):
                 return None
+            continue
+        unit = _unit(fact.formula, shape.zones[z])
+        if unit is not None and all(c in shape.card_index for c in unit[1]):
+            units.append((z, unit[0], tuple(shape.card_index[c] for c in unit[1])))
             continue
         by_zone.setdefault(z, []).append(fact.formula)
     cards = shape.deck.cards
@@ -262,6 +297,19 @@ def _reduce(shape: _Shape, facts: Sequence[Fact]) -> _Reduced | None:
                 other.drop(card, inside=q == z)
         return True
 
+    for z, inside, named in units:
+        for card in named:
+            if card in pinned:
+                if (pinned[card] == z) != inside:
+                    return None
+                continue
+            if inside:
+                if z not in allowed[card] or not pin(card, z):
+                    return None
+                continue
+            allowed[card] = allowed[card] - {z}
+            if card in zones[z].cards:
+                zones[z].drop(card, inside=False)
     changed = True
     while changed:
         changed = False
@@ -372,6 +420,15 @@ def _gvecs(subs: np.ndarray, cards: Sequence[int], groups: Sequence[int], n_grou
     return out
 
 
+def _all_gvecs(cards: Sequence[int], groups: Sequence[int], n_groups: int) -> np.ndarray:
+    """:func:`_gvecs` of every subset of ``cards``, from a high and a low half (one pass)."""
+    k = len(cards)
+    low = k // 2
+    lo = _gvecs(np.arange(1 << low, dtype=np.int64), cards[:low], groups, n_groups)
+    hi = _gvecs(np.arange(1 << (k - low), dtype=np.int64), cards[low:], groups, n_groups)
+    return (hi[:, None, :] + lo[None, :, :]).reshape(-1, n_groups)
+
+
 @dataclass(frozen=True)
 class _Terms:
     """The terms: subsets T of the relevant cards (bit i: ``relevant[i]``) times the numbers m
@@ -430,7 +487,18 @@ class _Side:
         return self._index
 
     def gather(self, table: np.ndarray | None = None) -> np.ndarray:
-        return (self.table if table is None else table).reshape(-1)[self.index()]
+        """``table`` (default: the side's) read at every term's feature, (2**r, M).
+
+        The feature is ``ft[T] + fm[m]`` and ``ft`` takes few values beside the terms: the
+        rows ``table[v + fm]`` for each such ``v`` are read first, then every term takes
+        its row whole (``np.take`` of rows is several times faster than reading element by
+        element through a built index); else through :meth:`index`."""
+        flat = (self.table if table is None else table).reshape(-1)
+        width = int(self.ft.max()) + 1
+        if 2 * width > len(self.ft):
+            return flat[self.index()]
+        rows = flat[np.minimum(np.arange(width)[:, None] + self.fm[None, :], flat.size - 1)]
+        return np.take(rows, self.ft, axis=0)
 
 
 @dataclass
@@ -504,13 +572,68 @@ class _Hand(_Side):
             out += a[:, None] * self.coef(vec, minus)[None, :]
         return out
 
+    def aggregate(self, x: np.ndarray, terms: _Terms) -> np.ndarray:
+        """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64).
+
+        The same sums as a bincount over :meth:`index`, with the structure of a feature: the
+        bits of T the zone never reads are summed out along their axes; the bits of the other
+        zones' cards it may hold are folded, one at a time, into a count per group (each fold
+        halves the array and lengthens the count by one: about four passes over ``x`` in
+        all, where an exact bincount takes two float64 slices of every term); only the
+        small array left (own cards x counts x M) is placed by a bincount."""
+        r, m_size, groups = terms.r, x.shape[1], self.shape.groups[self.z]
+        bit = {c: i for i, c in enumerate(terms.relevant)}
+        own = [bit[c] for c in self.zone.cards]
+        by_group: dict[int, list[int]] = {}
+        for c in self.others:
+            by_group.setdefault(groups[c], []).append(bit[c])
+        used = set(own) | {b for bs in by_group.values() for b in bs}
+        view = x.reshape((2,) * r + (m_size,))  # T's bit b is axis r - 1 - b
+        unread = tuple(r - 1 - b for b in range(r) if b not in used)
+        if unread:
+            view = view.sum(axis=unread, dtype=_U64)
+        axes = sorted(used, reverse=True)  # T's bits, in the order of the axes left
+        counted: list[int] = []
+        for g, bs in sorted(by_group.items()):
+            ahead = len(counted)
+            at = [ahead + axes.index(b) for b in bs]
+            view = np.moveaxis(view, at, range(ahead, ahead + len(bs)))
+            axes = [b for b in axes if b not in bs]
+            acc = np.expand_dims(view, 0)  # a count axis in front: (1, counts so far, 2, 2, ..., rest)
+            acc = np.moveaxis(acc, 0, ahead)
+            for _ in bs:
+                cut = acc.shape[:ahead]
+                lo = acc[(slice(None),) * ahead + (slice(None), 0)]
+                hi = acc[(slice(None),) * ahead + (slice(None), 1)]
+                grown = np.zeros(cut + (lo.shape[ahead] + 1,) + lo.shape[ahead + 1:], _U64)
+                grown[(slice(None),) * ahead + (slice(0, -1),)] += lo
+                grown[(slice(None),) * ahead + (slice(1, None),)] += hi
+                acc = grown
+            view = acc
+            counted.append(g)
+        # the axes now: one count per group of ``counted``, then the own bits (decreasing), then M
+        ahead = len(counted)
+        order = [ahead + axes.index(b) for b in reversed(own)]
+        view = np.moveaxis(view, order, range(ahead, ahead + len(own)))
+        kk = prod(self.radix)
+        strides = [prod(self.radix[g + 1:]) for g in range(len(self.radix))]
+        index = np.zeros(view.shape, np.int64)
+        for n, g in enumerate(counted):
+            shape = [1] * view.ndim
+            shape[n] = view.shape[n]
+            index += (np.arange(view.shape[n]) * strides[g]).reshape(shape)
+        shape = [1] * view.ndim
+        shape[ahead:ahead + len(own)] = (2,) * len(own)
+        index += (np.arange(1 << len(own)) * kk).reshape(shape)
+        index += self.fm.reshape([1] * (view.ndim - 1) + [m_size])
+        return _exact_bincount(index.reshape(-1), np.ascontiguousarray(view).reshape(-1), self.table.size)
+
     def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]) -> None:
         """Worlds with each card in this zone, from the zone's cofactor."""
         cards, zid, groups = self.shape.deck.cards, self.shape.zones[self.z], self.shape.groups[self.z]
         k = len(self.zone.cards)
-        index = self.index()
         if k:
-            w = _exact_bincount(index.reshape(-1), (cof * terms.weight[None, :]).reshape(-1), self.table.size)
+            w = self.aggregate(cof * terms.weight[None, :], terms)
             w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
@@ -519,10 +642,10 @@ class _Hand(_Side):
                 counts[cards[c]][zid] = s
         bit = {c: i for i, c in enumerate(terms.relevant)}
         for g in sorted({groups[c] for c in self.others} | set(self.type_group.values())):
-            v = cof * self.table_for(g).reshape(-1)[index]
+            v = cof * self.gather(self.table_for(g))
             mine = [c for c in self.others if groups[c] == g]
             if mine:
-                sums = _bit_sums((v * terms.weight[None, :]).sum(axis=1, dtype=_U64), terms.r)
+                sums = _bit_sums(v @ terms.weight, terms.r)  # integer matmul: exact mod 2**64, and 4x a sum
                 for c in mine:
                     counts[cards[c]][zid] = sums[bit[c]]
             vm = v.sum(axis=0, dtype=_U64)
@@ -559,8 +682,7 @@ class _Solution(_Side):
     @staticmethod
     def build(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> "_Solution":
         k = len(zone.cards)
-        subs = np.arange(1 << k, dtype=np.int64)
-        gv = _gvecs(subs, zone.cards, shape.groups[z], len(zone.pattern))
+        gv = _all_gvecs(zone.cards, shape.groups[z], len(zone.pattern))
         mine = tuple(i for i, key in enumerate(terms.keys) if z in key[0])
         group_of = [terms.keys[i][1][terms.keys[i][0].index(z)] for i in mine]
         kv = _contents(tuple(len(terms.types[i]) for i in mine), tuple(group_of), tuple(zone.pattern))
@@ -569,7 +691,12 @@ class _Solution(_Side):
             zs, gs = terms.keys[i]
             kv_groups[:, gs[zs.index(z)]] += kv[row]
         need = np.array(zone.pattern, np.int64)[None, :] - gv
-        match = (need[:, None, :] == kv_groups[None, :, :]).all(axis=2) & zone.table[:, None]
+        # a subset matches a content when it needs, group by group, what the content holds: both
+        # vectors as one number (mixed radix; a need below 0 or above any content: no match)
+        top = int(kv_groups.max(initial=0)) + 1
+        radix = top ** np.arange(len(zone.pattern), dtype=np.int64)
+        fits = ((need >= 0) & (need < top)).all(axis=1)
+        match = ((need @ radix)[:, None] == (kv_groups @ radix)[None, :]) & (fits & zone.table)[:, None]
         radix_e = [len(terms.types[i]) + 1 for i in mine]
         e_comp = np.indices(radix_e).reshape(len(mine), -1) if mine else np.zeros((0, 1), np.int64)
         coef = np.ones((kv.shape[1], e_comp.shape[1]), _U64)
@@ -584,6 +711,12 @@ class _Solution(_Side):
         ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_comp.shape[1])
         return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
 
+    def gather(self, table: np.ndarray | None = None) -> np.ndarray:
+        """The solution's cards are the first bits of T (see :func:`_count`): a term reads
+        the row of its low bits, the same for every value of the high ones."""
+        rows = (self.table if table is None else table)[:, self.fm]
+        return np.tile(rows, (len(self.ft) // len(rows), 1))
+
     def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
         """Worlds with each card in the solution, and every content with its worlds."""
@@ -593,7 +726,7 @@ class _Solution(_Side):
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
                 rest *= b
-        agg = (cof * rest[None, :]).reshape(-1, 1 << k, terms.M).sum(axis=0, dtype=_U64)
+        agg = (cof * rest[None, :]).reshape(-1, (1 << k) * terms.M).sum(axis=0, dtype=_U64).reshape(1 << k, terms.M)
         by_mine = np.zeros((1 << k, m_e), _U64)
         for col in range(m_e):
             by_mine[:, col] = agg[:, self.fm == col].sum(axis=1, dtype=_U64)
@@ -677,7 +810,7 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     for side in sides[:-1]:
         prefix.append(prefix[-1] * side.gather())
     last = sides[-1].gather()
-    total = int((prefix[-1] * last * terms.weight[None, :]).sum(dtype=_U64))
+    total = int(((prefix[-1] * last) @ terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
     if total == 0:

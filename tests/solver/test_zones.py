@@ -137,3 +137,28 @@ def test_uneven_hands_count_by_hand():
     assert k.zone_probabilities()["s1"][hand("Ann")] == pytest.approx(2 / 3 * 2 / 6)
     assert comb(6, 2) * comb(4, 2) * 2 * 27 == k.count()
 
+
+
+def test_facts_naming_every_card_of_one_hand_are_counted_exactly():
+    """Found by the invariants test: Ann's own hand and her "cannot answer"s name all 21
+    cards of one zone, past the 20 a zone's truth table takes.  Such facts are applied card
+    by card, so the count is exact.  By hand: Ann holds s1 s2 w1 w2 r1 r2 and none of the
+    15 others; the envelope takes one of the 4 suspects, 4 weapons and 7 rooms left, Bob and
+    Cat share the other 12 cards, 6 each, Bob at least one of s3, w3, r3."""
+    deal = full_deck(3)
+    mine = ["s1", "s2", "w1", "w2", "r1", "r2"]
+    others = [c for c in deal.cards if c not in mine]
+    facts = [Fact(count(mine, {hand("Ann")}) == 6)]
+    facts += [Fact(count(others[i:i + 3], {hand("Ann")}) == 0) for i in range(0, 15, 3)]
+    facts.append(Fact(count(["s3", "w3", "r3"], {hand("Bob")}) >= 1))
+    k = ZoneKnowledge.initial(deal).with_facts(facts)
+    # for each envelope: the splits of the 12 cards left where Bob holds at least one of
+    # s3, w3, r3 not in the envelope (all splits, less those where those cards all go to Cat)
+    by_envelope = {}
+    for s in ("s3", "s4", "s5", "s6"):
+        for w in ("w3", "w4", "w5", "w6"):
+            for r in ("r3", "r4", "r5", "r6", "r7", "r8", "r9"):
+                named = {"s3", "w3", "r3"} - {s, w, r}
+                by_envelope[s, w, r] = comb(12, 6) - comb(12 - len(named), 6)
+    assert not k.estimate and k.count() == sum(by_envelope.values())
+    assert k.zone_counts()["s3"][ENVELOPE] == sum(n for e, n in by_envelope.items() if "s3" in e)
