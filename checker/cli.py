@@ -415,7 +415,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_CLEAN
-    except Exception:  # noqa: BLE001 - the last line of defence: say so, exit 3
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: say so, exit 3
+        from .interrupts import is_interrupt
+
+        if is_interrupt(exc):  # a Ctrl-C that ctypes wrapped (see checker/interrupts.py)
+            raise KeyboardInterrupt from exc
         print("ruleslawyer: internal error (please report it with the input that caused it):", file=sys.stderr)
         print(traceback.format_exc(limit=-3), file=sys.stderr)
         return EXIT_INTERNAL

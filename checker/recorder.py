@@ -47,6 +47,7 @@ from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
 from .consistency import solve_view
 from .files import FileLock, LockHeld, real_path, remove_stale_temporaries, signals_held, write_atomically
+from .interrupts import is_interrupt
 from .log import parse_log_text
 from .names import fold
 from .logedit import LayoutError, append_at, append_move, new_log, remove_last, remove_last_move
@@ -494,7 +495,12 @@ def run_play(args: argparse.Namespace) -> int:
         except ValueError:  # pragma: no cover - not the main thread: the signals keep their ways
             pass
     try:
-        return _play(args, path, made)
+        try:
+            return _play(args, path, made)
+        except Exception as exc:
+            if is_interrupt(exc):  # a Ctrl-C that ctypes wrapped (see checker/interrupts.py)
+                raise KeyboardInterrupt from exc
+            raise
     except KeyboardInterrupt:  # one line, and what became of the move under way
         print("\n" + _interrupted(made[0] if made else None, path, "interrupted"), flush=True)
         return EXIT_INTERRUPTED

@@ -178,3 +178,52 @@ def test_the_installed_command_is_the_guarded_one():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["ruleslawyer"] == "ruleslawyer.console:main"
     assert (ROOT / "ruleslawyer" / "__main__.py").read_text().count("from .console import main") == 1
+
+
+# Found by the 5,000-input fuzz run (seed 1, input 3931): a Ctrl-C that landed while ctypes
+# converted a Z3 call's arguments reached ``play`` as ``ctypes.ArgumentError: argument 1:
+# KeyboardInterrupt:`` and ended it as an internal error (exit 3).
+
+def _wrapped_interrupt(*_args, **_kwargs):
+    import ctypes
+
+    raise ctypes.ArgumentError("argument 1: KeyboardInterrupt: ")
+
+
+def test_a_ctrl_c_wrapped_by_ctypes_ends_a_command_with_130(monkeypatch, capsys):
+    from ruleslawyer.checker import cli
+
+    monkeypatch.setattr(cli, "_check", _wrapped_interrupt)
+    assert cli.main(["check", str(ROOT / "examples" / "clue" / "clean-3p.yaml")]) == 130
+    err = capsys.readouterr().err
+    assert err == "ruleslawyer: interrupted\n", err
+
+
+def test_another_ctypes_error_is_still_an_internal_error(monkeypatch, capsys):
+    import ctypes
+
+    from ruleslawyer.checker import cli
+
+    def wrong(*_args, **_kwargs):
+        raise ctypes.ArgumentError("argument 2: TypeError: wrong type")
+
+    monkeypatch.setattr(cli, "_check", wrong)
+    assert cli.main(["check", str(ROOT / "examples" / "clue" / "clean-3p.yaml")]) == 3
+    assert "internal error" in capsys.readouterr().err
+
+
+def test_a_ctrl_c_wrapped_by_ctypes_while_play_checks_a_move_says_it_is_not_recorded(
+        monkeypatch, capsys, tmp_path):
+    from ruleslawyer.checker import cli, recorder
+
+    lines = (ROOT / "examples" / "clue" / "clean-3p.yaml").read_text().split("\n")
+    moves = [i for i, line in enumerate(lines) if line.strip().startswith("- {")]
+    log = tmp_path / "g.yaml"
+    log.write_text("\n".join(lines[:moves[5]]) + "\n")
+    before = log.read_text()
+    monkeypatch.setattr(recorder.Recorder, "try_move", _wrapped_interrupt)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(lines[moves[5]].strip()[2:] + "\n"))
+    assert cli.main(["play", str(log)]) == 130
+    out = capsys.readouterr()
+    assert "internal error" not in out.out + out.err and out.out.count("(interrupted") == 1, out
+    assert log.read_text() == before  # nothing recorded, and said so
