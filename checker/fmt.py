@@ -12,14 +12,8 @@ Before anything is written the output is read again and must record the same
 thing (every value, the moves and players the rules read): else RL014 and
 nothing is written.
 
-A string is quoted only when unquoted it would read otherwise here or in a YAML 1.1 reader:
-
->>> _plain_ok("Place 2 (placeholder)", True), _plain_ok("a, b", True), _plain_ok("a, b", False)
-(True, False, True)
->>> _plain_ok("7:00", False), _plain_ok("yes", False), _plain_ok("3p", False)
-(False, False, True)
->>> print(_quoted("Ann\x1b[2J\u202e"))
-"Ann\\e[2J\\u202e"
+A string is quoted only when unquoted it would read otherwise here or in a YAML 1.1 reader
+(the rule every log writer shares: :mod:`.yamltext`, with its examples).
 """
 
 from __future__ import annotations
