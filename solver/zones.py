@@ -382,6 +382,31 @@ def _exact_bincount(index: np.ndarray, weights: np.ndarray, length: int) -> np.n
     return out
 
 
+def _colsum(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=0)`` of a (N, M) uint64 array, exact mod 2**64.  With few columns numpy's
+    sum along the first axis steps one short row at a time (several times slower than a pass):
+    rows are first laid side by side, so that each step adds a row of about 256 numbers."""
+    n, m = x.shape
+    if m == 1:
+        return x.sum(axis=0, dtype=_U64)
+    k = 1
+    while k * m < 256 and n % (2 * k) == 0:
+        k *= 2
+    return x.reshape(n // k, k * m).sum(axis=0, dtype=_U64).reshape(k, m).sum(axis=0, dtype=_U64)
+
+
+def _rowdot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``x @ w`` of a (N, M) uint64 array and an (M,) vector, exact mod 2**64.  Integer matmul
+    takes one short row at a time too: with few columns, a pass per column is faster."""
+    m = x.shape[1]
+    if m <= 3:
+        out = x[:, 0] * w[0]
+        for j in range(1, m):
+            out += x[:, j] * w[j]
+        return out
+    return np.einsum("tm,m->t", x, w)
+
+
 #: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
 _PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
 
@@ -645,10 +670,10 @@ class _Hand(_Side):
             v = cof * self.gather(self.table_for(g))
             mine = [c for c in self.others if groups[c] == g]
             if mine:
-                sums = _bit_sums(v @ terms.weight, terms.r)  # integer matmul: exact mod 2**64, and 4x a sum
+                sums = _bit_sums(_rowdot(v, terms.weight), terms.r)
                 for c in mine:
                     counts[cards[c]][zid] = sums[bit[c]]
-            vm = v.sum(axis=0, dtype=_U64)
+            vm = _colsum(v)
             for i, tg in self.type_group.items():
                 if tg == g:
                     s = int((vm * terms.weight_with(i, 1)).sum(dtype=_U64))
@@ -727,9 +752,12 @@ class _Solution(_Side):
             if i not in self.mine:
                 rest *= b
         agg = (cof * rest[None, :]).reshape(-1, (1 << k) * terms.M).sum(axis=0, dtype=_U64).reshape(1 << k, terms.M)
-        by_mine = np.zeros((1 << k, m_e), _U64)
-        for col in range(m_e):
-            by_mine[:, col] = agg[:, self.fm == col].sum(axis=1, dtype=_U64)
+        if m_e == terms.M and (self.fm == np.arange(m_e)).all():
+            by_mine = agg
+        else:
+            onehot = np.zeros((terms.M, m_e), _U64)
+            onehot[np.arange(terms.M), self.fm] = 1
+            by_mine = agg @ onehot
         radix_e = [len(terms.types[i]) + 1 for i in self.mine]
         e_comp = np.indices(radix_e).reshape(len(self.mine), -1) if self.mine else np.zeros((0, 1), np.int64)
         gamma = np.ones((m_e, self.kv.shape[1]), _U64)
@@ -746,7 +774,7 @@ class _Solution(_Side):
             held = tuple(self.zone.cards[i] for i in range(k) if sub >> i & 1)
             found.append((held, tuple(int(x) for x in self.kv[:, v]), int(worlds[sub, v])))
             distinct += int(contents[v])
-        mass = (worlds * contents[None, :]).sum(axis=1, dtype=_U64)
+        mass = _rowdot(worlds, contents)
         for c, s in zip(self.zone.cards, _bit_sums(mass, k)):
             counts[cards[c]][zid] = s
         for row, i in enumerate(self.mine):
@@ -810,7 +838,7 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     for side in sides[:-1]:
         prefix.append(prefix[-1] * side.gather())
     last = sides[-1].gather()
-    total = int(((prefix[-1] * last) @ terms.weight).sum(dtype=_U64))
+    total = int(_rowdot(prefix[-1] * last, terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
     if total == 0:

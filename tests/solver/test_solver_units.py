@@ -488,3 +488,17 @@ def test_the_exact_bincount_is_exact_modulo_2_64(seed):
     for i, w in zip(index.tolist(), weights.tolist()):
         expected[i] = (expected[i] + w) % 2**64
     assert zones._exact_bincount(index, weights, length).tolist() == expected
+
+
+@pytest.mark.parametrize("columns", [1, 2, 3, 4, 7, 300])
+def test_the_column_sums_and_row_products_are_exact_modulo_2_64(columns):
+    """Against Python's integers, for shapes that take each path (few columns, rows laid side by side)."""
+    from ruleslawyer.solver import zones
+
+    rng = np.random.default_rng(columns)
+    for rows in (1, 2, 6, 64, 1000, 1024):
+        x = rng.integers(0, 2**64, size=(rows, columns), dtype=np.uint64, endpoint=False)
+        w = rng.integers(0, 2**64, size=columns, dtype=np.uint64, endpoint=False)
+        assert zones._colsum(x).tolist() == [sum(int(v) for v in x[:, j]) % 2**64 for j in range(columns)]
+        assert zones._rowdot(x, w).tolist() == [sum(int(a) * int(b) for a, b in zip(x[i], w)) % 2**64
+                                                for i in range(rows)]
