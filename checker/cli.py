@@ -248,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
-                "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
+                "solve [NAME], show [NAME], hint [NAME] (the best moves for the player to move), help, quit.  "
+                "A new LOG needs --rules and --players.",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
@@ -258,6 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for a new log: the players in seating order, clockwise (e.g. --players Ann Ben Cat)")
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
+    play.add_argument("--as", dest="viewer", metavar="NAME",
+                      help="the seat this session asks from: the default of show, solve and hint at the prompt "
+                           "(default: a spectator; e.g. --as Ann)")
     add_house_option(play, "for a new log: a house-rule overlay")
     for p in (solve, show, report, play):
         _allow_path(p)

@@ -57,7 +57,7 @@ from .bots import Turn
 from .engine import Lab
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
-           "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS"]
+           "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS", "SPECTATOR"]
 
 #: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
 MAX_PATHS = 512
@@ -71,6 +71,8 @@ SOLUTION_LIMIT = 32
 SOLUTION_BUDGET = 64
 #: Solver counts (distinct knowledges counted) one advice may ask for, by default.
 MAX_COUNTS = 400
+#: The seat of a spectator (no player's name): the public facts alone.
+SPECTATOR = ""
 #: Tolerance of a probability sum.
 EPS = 1e-9
 
@@ -544,7 +546,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
-    (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
+    (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
     of the solution is not even counted).  ``silent_choices``: of a kind that can tell the
     seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
@@ -552,7 +554,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
     drawn with ``seed`` (``Advice.sampled``)."""
     lab, state = turn.lab, turn.state
-    seat = seat or turn.actor
+    seat = turn.actor if seat is None else seat
     if turn.view is None:
         raise AdviceError("no knowledge of the deal to advise from")
     limit = MAX_COUNTS if budget is None else budget
