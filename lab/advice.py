@@ -43,13 +43,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from math import comb, prod
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..solver.engine import Knowledge
 from ..solver.engines import rebuild
 from ..solver.errors import SolverError
 from ..solver.frame import project
+from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, count
 from ..spec.machine import Play, State
@@ -193,33 +193,15 @@ class Advice:
 
 
 # -- the prior's weight -----------------------------------------------------------------------
-def _pattern_sizes(deal: Deal) -> dict[tuple[int, ...], int] | None:
-    """Deals per pattern of the solution deck's group constraint, up to a common factor, when
-    they differ (then worlds are not equally likely); None when every world weighs the same."""
-    constrained = [d for d in deal.decks if d.constraints]
-    if not constrained:
-        return None
-    if len(constrained) > 1 or len(constrained[0].constraints) > 1 or constrained[0] is not deal.solution_deck:
-        raise AdviceError("a deal with several group constraints: its worlds' weights are not counted here")
-    g = constrained[0].constraints[0]
-    sizes = {p: prod(comb(len(cards), n) for cards, n in zip(g.groups, p)) for p in g.patterns}
-    return None if len(set(sizes.values())) <= 1 else sizes
-
-
 class _Mass:
     """The prior mass of a knowledge's worlds (its count when every world weighs the same)."""
 
     def __init__(self, deal: Deal, budget: _Budget):
-        self.sizes = _pattern_sizes(deal)
+        self.sizes = pattern_sizes(deal)
         self.budget = budget
 
     def __call__(self, k: Knowledge) -> float:
-        n = self.budget.charge(k).count()
-        if self.sizes is None or n == 0:
-            return float(n)
-        # each world of pattern p weighs 1/sizes[p]: count / mass = sum_p P(p | k) * sizes[p]
-        probs = k.pattern_probabilities()
-        return n / sum(q * self.sizes[p] for p, q in probs.items())
+        return prior_mass(k, self.sizes, self.budget.charge(k).count())
 
 
 # -- paths ------------------------------------------------------------------------------------
