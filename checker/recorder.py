@@ -56,7 +56,8 @@ from .replay import replay
 from .textout import fit, terminal_width
 from .typed import missing_actor, respelt, with_actor
 
-__all__ = ["run_play", "Recorder", "play_commands", "PlayCommand", "append_move", "remove_last_move", "new_log", "LayoutError", "EXIT_INTERRUPTED"]
+__all__ = ["run_play", "Recorder", "play_commands", "PlayCommand", "append_move", "remove_last_move", "new_log",
+           "LayoutError", "EXIT_INTERRUPTED"]
 
 #: The exit status of a session ended by Ctrl-C (128 + SIGINT, as a shell gives).
 EXIT_INTERRUPTED = 130

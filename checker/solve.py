@@ -116,7 +116,8 @@ def others_text(seat: str, others: dict[str, Any]) -> list[str]:
         first = o["first_possible_move"]
         sure = o["first_certain_move"]
         could = "in no world yet" if first is None else "at the deal" if first == 0 else f"after move {first}"
-        surely = "" if sure is None else "; surely knew at the deal" if sure == 0 else f"; surely knew after move {sure}"
+        surely = "" if sure is None else "; surely knew at the deal" if sure == 0 else \
+            f"; surely knew after move {sure}"
         least = f" at least (they saw {o['unseen_facts']} fact(s) the seat did not)" \
             if o["lower_bound"] and o["chance"] < 1 else ""
         lines.append(printable(f"  {o['player']}: knows the solution {100 * o['chance']:.1f}%{least} ({how}); "

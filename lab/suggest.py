@@ -171,7 +171,8 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
     if advice.hopeless:
         lines.append(f"({advice.hopeless:,} claim(s) that cannot be right are not listed)")
     if advice.sampled:
-        lines.append(f"valued {advice.valued:,} of {advice.choices:,} choices, sampled: raise --budget{via} to value more")
+        lines.append(f"valued {advice.valued:,} of {advice.choices:,} choices, sampled: "
+                     f"raise --budget{via} to value more")
     elif advice.truncated:
         lines.append("(too many choices or outcomes to weigh them all: a sample is shown)")
     if advice.solution_uncounted:
