@@ -193,9 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve = _sub(sub, "solve", "what is still possible after a log, from a seat",
                  "Replay a log and answer from a viewpoint: how many solutions remain, each card's status "
                  "and chance, why a card is certain (--explain), when each player could have known "
-                 "(--hindsight).  A log with errors is said so first, and the exit status is 1.",
+                 "(--hindsight), what the others know (--others).  A log with errors is said so first, and the exit status is 1.",
                  ["ruleslawyer solve game.yaml", "ruleslawyer solve game.yaml --as Gordon --at 12",
-                  "ruleslawyer solve game.yaml --explain CARD", "ruleslawyer solve game.yaml --hindsight --format json"])
+                  "ruleslawyer solve game.yaml --explain CARD", "ruleslawyer solve game.yaml --hindsight --format json",
+                  "ruleslawyer solve game.yaml --as Gordon --others"])
     solve.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
     _viewpoint(solve)
     solve.add_argument("--at", type=int, metavar="MOVE", help="after this move (1-based; default: the last; e.g. --at 12)")
@@ -203,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="why a card is certain or ruled out, by its name or any alias (e.g. --explain CARD)")
     solve.add_argument("--hindsight", action="store_true",
                        help="for the spectator and each player, the first move after which the solution was known")
+    solve.add_argument("--others", action="store_true",
+                       help="from the seat (--as), each other player's chance of already knowing the solution and "
+                            "the move at which they first could have (e.g. solve game.yaml --as Gordon --others)")
     solve.add_argument("--list", type=int, default=10, metavar="N",
                        help="list the solutions when at most N remain (default 10; e.g. --list 50)")
     _house(solve, "the log")
@@ -248,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
-                "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
+                "solve [NAME], show [NAME], hint [NAME] (the best moves for the player to move), help, quit.  "
+                "A new LOG needs --rules and --players.",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
@@ -258,6 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for a new log: the players in seating order, clockwise (e.g. --players Ann Ben Cat)")
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
+    play.add_argument("--as", dest="viewer", metavar="NAME",
+                      help="the seat this session asks from: the default of show, solve and hint at the prompt "
+                           "(default: a spectator; e.g. --as Ann)")
     add_house_option(play, "for a new log: a house-rule overlay")
     for p in (solve, show, report, play):
         _allow_path(p)

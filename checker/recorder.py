@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..solver import queries
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean, printable
 from ..spec.paths import ALLOWED, bare_name
 from ..spec.source import LMap, parse_text, read_yaml
 from .check import check_parsed, number_moves
@@ -56,7 +56,8 @@ from .replay import replay
 from .textout import fit, terminal_width
 from .typed import missing_actor, respelt, with_actor
 
-__all__ = ["run_play", "Recorder", "append_move", "remove_last_move", "new_log", "LayoutError", "EXIT_INTERRUPTED"]
+__all__ = ["run_play", "Recorder", "play_commands", "PlayCommand", "append_move", "remove_last_move", "new_log",
+           "LayoutError", "EXIT_INTERRUPTED"]
 
 #: The exit status of a session ended by Ctrl-C (128 + SIGINT, as a shell gives).
 EXIT_INTERRUPTED = 130
@@ -68,10 +69,29 @@ HELP = """commands:
   a move, in the log's syntax:  MOVE: PLAYER   or   {MOVE: PLAYER, PARAM: VALUE}
   moves            the moves that are legal now
   undo             remove the last move of the log
-  show [NAME]      the table now, seen by NAME (default: a spectator; 'all' for everything)
+  show [NAME]      the table now, seen by NAME (default: --as, else a spectator; 'all' for everything)
   solve [NAME]     what is still possible, seen by NAME (the same seats)
-  help             this list
+{more}  help             this list
   quit             leave (every move recorded is already saved; Ctrl-D too)"""
+
+
+# -- commands installed beside the checker's -------------------------------------------------
+
+#: A command another package adds to the prompt: (its line in ``help``, its handler), the handler
+#: called with the recorder and the rest of the line.
+PlayCommand = tuple[str, Callable[["Recorder", str], None]]
+
+
+def play_commands() -> dict[str, PlayCommand]:
+    """The prompt's commands that command sets installed beside the checker add (entry points
+    ``ruleslawyer.commands`` whose module has ``PLAY_COMMANDS``: the variant lab's ``hint``);
+    the checker names none of them."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, PlayCommand] = {}
+    for ep in sorted(entry_points(group="ruleslawyer.commands"), key=lambda e: e.name):
+        found.update(getattr(ep.load(), "PLAY_COMMANDS", None) or {})
+    return found
 
 
 # -- the session -------------------------------------------------------------------------------
@@ -121,6 +141,8 @@ class Recorder:
 
     def __init__(self, path: Path, house: tuple[str, ...] = (), out: TextIO | None = None):
         self.path = path
+        self.viewer: str | None = None  # the seat the session asks from (--as): show, solve and hint's default
+        self.extra: dict[str, PlayCommand] = {}
         self.real = real_path(path)
         self.house = house
         self.out = out
@@ -387,14 +409,14 @@ class Recorder:
 
     # -- seats -----------------------------------------------------------------------------
     def seat(self, name: str) -> queries.Viewpoint | None:
-        name = name.strip()
+        name = name.strip() or (self.viewer or "")
         if not name:
             return queries.Viewpoint.spectator()
         if name.lower() in ("all", "omniscient"):
             return queries.Viewpoint.omniscient()
         found = next((p for p in self.log.header.players if p.lower() == name.lower()), None)
         if found is None:
-            self.say(f"no player '{name}': the players are {', '.join(self.log.header.players)}")
+            self.say(printable(f"no player '{name}': the players are {', '.join(self.log.header.players)}"))
             return None
         return queries.Viewpoint.of_player(found)
 
@@ -432,7 +454,7 @@ class Recorder:
         for comp in sorted(c for c in used if c in rules.components):
             for i in rules.components[comp].items:
                 words += [rules.items[i].name, *rules.items[i].aliases]
-        words += ["undo", "moves", "show ", "solve ", "help", "quit"]
+        words += ["undo", "moves", "show ", "solve ", *(f"{w} " for w in self.extra), "help", "quit"]
         return list(dict.fromkeys(words))
 
 
@@ -595,6 +617,17 @@ def _open(args: argparse.Namespace, path: Path) -> tuple[Recorder, bool]:
 def _session(args: argparse.Namespace, path: Path, made: list[Recorder]) -> int:
     recorder, created = _open(args, path)
     made.append(recorder)
+    viewer = getattr(args, "viewer", None)
+    if viewer:
+        players = recorder.log.header.players
+        found = next((p for p in players if p.lower() == viewer.lower()), None)
+        if found is None:
+            near = did_you_mean(viewer, list(players))
+            raise DiagnosticError([Diagnostic("RL010", f"--as {viewer}: not a player of {path}", Position(str(path)),
+                                              hint=f"did you mean '{near}'?" if near else
+                                              f"one of: {', '.join(players)}")])
+        recorder.viewer = found
+    recorder.extra = play_commands()
     interactive = sys.stdin.isatty()
     if interactive:
         _setup_readline(recorder)
@@ -633,7 +666,7 @@ def _loop(recorder: Recorder, interactive: bool) -> None:
         if word in ("quit", "exit", "q"):
             return
         if word in ("help", "?"):
-            recorder.say(HELP)
+            recorder.say(HELP.replace("{more}", "".join(f"  {h}\n" for h, _f in recorder.extra.values())))
         elif word in ("moves", "legal"):
             recorder.say(recorder.status())
         elif word == "undo":
@@ -643,6 +676,8 @@ def _loop(recorder: Recorder, interactive: bool) -> None:
             recorder.show(rest)
         elif word == "solve" and ":" not in line:
             recorder.solve(rest)
+        elif word in recorder.extra and ":" not in line:
+            recorder.extra[word][1](recorder, rest)
         else:
             if recorder.try_move(line):
                 recorder.say(recorder.status())

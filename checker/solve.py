@@ -69,6 +69,8 @@ def run_solve(args: argparse.Namespace) -> int:
                             for who, i in first.items()}
         out["could_end"] = {who: _could_end(rep, who, step) for who, step in out["hindsight"].items()}
         out["claims"] = grade_claims(rep, args.at)
+    if getattr(args, "others", False) and result.consistent:
+        out["others"] = others_json(rep, facts, view)
     status = 1 if errors or not result.consistent else 0
     out["legend"] = legend(rules)
     out["status"] = status
@@ -78,6 +80,49 @@ def run_solve(args: argparse.Namespace) -> int:
         width = terminal_width()
         print(fit(render_text(rules, rep, out, width), width))
     return status
+
+
+def others_json(rep: Replay, facts: list[Fact], view: queries.Viewpoint) -> dict[str, Any]:
+    """``--others``: each other player's chance of knowing the solution, seen from ``view``, and the
+    moves at which they first could have and surely did (:mod:`solver.others`)."""
+    from ..solver.errors import SolverError
+    from ..solver.others import MAX_HANDS, SAMPLES, others_know
+
+    def move(i: int | None) -> int | None:
+        return None if i is None else 0 if i < 0 else _move_of(facts[i])
+
+    try:
+        found = others_know(rep.deal, facts, view, rep.players)
+    except SolverError as exc:
+        return {"players": [], "error": str(exc)}
+    return {"model": "in each world the seat thinks possible, the other player's own zones as dealt there and "
+                     "the facts the seat saw that they saw too; what they saw alone is not counted",
+            "exact_hands_limit": MAX_HANDS, "samples": SAMPLES,
+            "players": [{**o.to_json(), "first_possible_move": move(o.first_possible),
+                         "first_certain_move": move(o.first_certain)} for o in found]}
+
+
+def others_text(seat: str, others: dict[str, Any]) -> list[str]:
+    """``--others`` in words, one player a line or two."""
+    lines = ["", f"what the others know, seen by {seat}:"]
+    if others.get("error"):
+        return [*lines, printable(f"  not counted: {others['error']}")]
+    for o in others["players"]:
+        if o["method"] == "exact":
+            how = f"exact over {o['hands']:,} hand(s)"
+        else:
+            lo, hi = o["interval"]
+            how = f"sampled, {o['samples']:,} worlds, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%"
+        first = o["first_possible_move"]
+        sure = o["first_certain_move"]
+        could = "in no world yet" if first is None else "at the deal" if first == 0 else f"after move {first}"
+        surely = "" if sure is None else "; surely knew at the deal" if sure == 0 else \
+            f"; surely knew after move {sure}"
+        least = f" at least (they saw {o['unseen_facts']} fact(s) the seat did not)" \
+            if o["lower_bound"] and o["chance"] < 1 else ""
+        lines.append(printable(f"  {o['player']}: knows the solution {100 * o['chance']:.1f}%{least} ({how}); "
+                               f"could first have known {could}{surely}"))
+    return lines
 
 
 def legend(rules: Ruleset) -> str:
@@ -272,6 +317,9 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
             lines.append("  " + _because(b))
         if ex.get("closing"):
             lines.append(printable(f"  so: {ex['closing']}"))
+    if "others" in out:
+        seat = out["viewpoint"]
+        lines += others_text(seat[len("player:"):] if seat.startswith("player:") else f"the {seat}", out["others"])
     if "hindsight" in out:
         lines += ["", "first move after which the solution was determined:"]
         could_end = word("could_end", "could have ended the game then")

@@ -43,13 +43,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from math import comb, prod
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..solver.engine import Knowledge
 from ..solver.engines import rebuild
 from ..solver.errors import SolverError
 from ..solver.frame import project
+from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, count
 from ..spec.machine import Play, State
@@ -57,7 +57,7 @@ from .bots import Turn
 from .engine import Lab
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
-           "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS"]
+           "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS", "SPECTATOR"]
 
 #: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
 MAX_PATHS = 512
@@ -71,6 +71,8 @@ SOLUTION_LIMIT = 32
 SOLUTION_BUDGET = 64
 #: Solver counts (distinct knowledges counted) one advice may ask for, by default.
 MAX_COUNTS = 400
+#: The seat of a spectator (no player's name): the public facts alone.
+SPECTATOR = ""
 #: Tolerance of a probability sum.
 EPS = 1e-9
 
@@ -191,33 +193,15 @@ class Advice:
 
 
 # -- the prior's weight -----------------------------------------------------------------------
-def _pattern_sizes(deal: Deal) -> dict[tuple[int, ...], int] | None:
-    """Deals per pattern of the solution deck's group constraint, up to a common factor, when
-    they differ (then worlds are not equally likely); None when every world weighs the same."""
-    constrained = [d for d in deal.decks if d.constraints]
-    if not constrained:
-        return None
-    if len(constrained) > 1 or len(constrained[0].constraints) > 1 or constrained[0] is not deal.solution_deck:
-        raise AdviceError("a deal with several group constraints: its worlds' weights are not counted here")
-    g = constrained[0].constraints[0]
-    sizes = {p: prod(comb(len(cards), n) for cards, n in zip(g.groups, p)) for p in g.patterns}
-    return None if len(set(sizes.values())) <= 1 else sizes
-
-
 class _Mass:
     """The prior mass of a knowledge's worlds (its count when every world weighs the same)."""
 
     def __init__(self, deal: Deal, budget: _Budget):
-        self.sizes = _pattern_sizes(deal)
+        self.sizes = pattern_sizes(deal)
         self.budget = budget
 
     def __call__(self, k: Knowledge) -> float:
-        n = self.budget.charge(k).count()
-        if self.sizes is None or n == 0:
-            return float(n)
-        # each world of pattern p weighs 1/sizes[p]: count / mass = sum_p P(p | k) * sizes[p]
-        probs = k.pattern_probabilities()
-        return n / sum(q * self.sizes[p] for p, q in probs.items())
+        return prior_mass(k, self.sizes, self.budget.charge(k).count())
 
 
 # -- paths ------------------------------------------------------------------------------------
@@ -544,7 +528,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
-    (the mover's by default), ranked (see the module's docstring).  A claim that cannot be
+    (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
     of the solution is not even counted).  ``silent_choices``: of a kind that can tell the
     seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
@@ -552,7 +536,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
     drawn with ``seed`` (``Advice.sampled``)."""
     lab, state = turn.lab, turn.state
-    seat = seat or turn.actor
+    seat = turn.actor if seat is None else seat
     if turn.view is None:
         raise AdviceError("no knowledge of the deal to advise from")
     limit = MAX_COUNTS if budget is None else budget

@@ -18,8 +18,9 @@ from ..checker.cli import add_house_option
 from ..checker.textout import json_text
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .bots import BotSpecError, parse_bots
+from .hint import PLAY_COMMANDS
 
-__all__ = ["add_commands", "HANDLERS"]
+__all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS"]
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INCOMPLETE = 4  # prove: its budget stopped the search before every state was checked

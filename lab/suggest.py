@@ -21,11 +21,11 @@ from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean, printable
 from ..spec.machine import State
-from .advice import MAX_COUNTS, Advice, AdviceError, MoveValue, value_moves
+from .advice import MAX_COUNTS, SPECTATOR, Advice, AdviceError, MoveValue, value_moves
 from .bots import Turn
 from .engine import MAX_ENUMERATE, Lab
 
-__all__ = ["run_suggest", "suggest_text", "position"]
+__all__ = ["run_suggest", "suggest_text", "position", "advise"]
 
 #: Choices listed by default.
 TOP = 10
@@ -80,39 +80,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise _bad(args.log, f"--seed {seed}: the seed must be from 0 to {MAX_SEED:,}")
     rep = replay(log, rules)
-    if rules.deal is None or rules.deal.solution is None:
-        raise _bad(args.log, f"{rules.canonical_name} declares no hidden solution to advise on")
-    if rep.reporter.errors:
-        first = rep.reporter.errors[0]
-        raise DiagnosticError([Diagnostic("RL010", "this log breaks the rules ('ruleslawyer check' says where): "
-                                          "no advice from a position the rules do not reach",
-                                          first.position or Position(args.log))])
-    moves = len(rep.steps)
-    if args.at is not None and not 0 <= args.at <= moves:
-        raise _bad(args.log, f"--at {args.at}: the log has {moves} moves (from 0 to {moves})")
-    lab = Lab(rules)
-    state, mover, kinds = position(rep, lab, args.at)
-    seat = mover
-    if args.viewer:
-        found = next((p for p in rep.players if p.lower() == args.viewer.lower()), None)
-        if found is None:
-            near = did_you_mean(args.viewer, list(rep.players))
-            raise _bad(args.log, f"--as {args.viewer}: not a player",
-                       f"did you mean '{near}'?" if near else f"one of: {', '.join(rep.players)}")
-        seat = found
-    if state.ended:
-        raise _bad(args.log, f"the game has ended after move {args.at if args.at is not None else moves}: "
-                             "no move to advise", hint="give --at an earlier move")
-    if not kinds:
-        raise _bad(args.log, "no player has a move open here")
-    facts = [f for f in rep.facts(args.at) if f.viewers is None or seat in f.viewers]
-    try:
-        view = initial(rep.deal).with_facts(facts)
-        turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
-        advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=seat, budget=budget, seed=seed or 0)
-    except (AdviceError, SolverError) as exc:
-        raise _bad(args.log, f"no advice: {exc}") from None
-    after = args.at if args.at is not None else moves
+    lab, advice, after = advise(args.log, rep, args.at, args.viewer, budget, seed or 0)
     top = args.top or TOP
     if args.format == "json":
         out = {"rules": rules.canonical_name, "after_move": after, **advice.to_json()}
@@ -123,6 +91,47 @@ def run_suggest(args: argparse.Namespace) -> int:
         width = terminal_width()
         print(fit(suggest_text(lab, advice, after, top, width), width))
     return 0
+
+
+def advise(log: str, rep: Replay, at: int | None, viewer: str | None, budget: int | None = None,
+           seed: int = 0, spectator: bool = False) -> tuple[Lab, Advice, int]:
+    """The advice after move ``at`` (the last by default) of a replayed log, from the seat
+    ``viewer`` names (the mover's when None; the public facts alone when ``spectator``), with
+    the move it is given after; a diagnostic about ``log`` when none can be given."""
+    rules = rep.rules
+    if rules.deal is None or rules.deal.solution is None:
+        raise _bad(log, f"{rules.canonical_name} declares no hidden solution to advise on")
+    if rep.reporter.errors:
+        first = rep.reporter.errors[0]
+        raise DiagnosticError([Diagnostic("RL010", "this log breaks the rules ('ruleslawyer check' says where): "
+                                          "no advice from a position the rules do not reach",
+                                          first.position or Position(log))])
+    moves = len(rep.steps)
+    if at is not None and not 0 <= at <= moves:
+        raise _bad(log, f"--at {at}: the log has {moves} moves (from 0 to {moves})")
+    lab = Lab(rules)
+    state, mover, kinds = position(rep, lab, at)
+    seat = SPECTATOR if spectator else mover
+    if viewer and not spectator:
+        found = next((p for p in rep.players if p.lower() == viewer.lower()), None)
+        if found is None:
+            near = did_you_mean(viewer, list(rep.players))
+            raise _bad(log, f"--as {viewer}: not a player",
+                       f"did you mean '{near}'?" if near else f"one of: {', '.join(rep.players)}")
+        seat = found
+    if state.ended:
+        raise _bad(log, f"the game has ended after move {at if at is not None else moves}: "
+                        "no move to advise", hint="give --at an earlier move")
+    if not kinds:
+        raise _bad(log, "no player has a move open here")
+    facts = [f for f in rep.facts(at) if f.viewers is None or seat in f.viewers]
+    try:
+        view = initial(rep.deal).with_facts(facts)
+        turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
+        advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=seat, budget=budget, seed=seed)
+    except (AdviceError, SolverError) as exc:
+        raise _bad(log, f"no advice: {exc}") from None
+    return lab, advice, at if at is not None else moves
 
 
 def _choice_text(lab: Lab, mv: MoveValue) -> str:
@@ -147,10 +156,13 @@ def _pct(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:.1f}%"
 
 
-def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80) -> str:
+def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80, more: str = "") -> str:
     """The ranked choices for ``width`` columns: rank, bits, expected worlds left, then the choice
-    and its answers (or its chance of being right)."""
-    seat = "" if advice.seat == advice.mover else f", seen from {advice.seat}"
+    and its answers (or its chance of being right).  ``more``: the command the options it names
+    (--budget, --top, --format) belong to, when they are not the one at hand's (play's hint)."""
+    via = f" of '{more}'" if more else ""
+    seat = "" if advice.seat == advice.mover else \
+        ", seen by a spectator" if advice.seat == SPECTATOR else f", seen from {advice.seat}"
     lines = [printable(f"{advice.mover} to move after move {after}{seat}: {len(advice.moves)} choice(s)"),
              f"{advice.worlds:,} {advice.world_kind} fit, {advice.solutions:,} solution(s) left",
              printable(f"ranked by {advice.ranked_by}"),
@@ -159,11 +171,12 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
     if advice.hopeless:
         lines.append(f"({advice.hopeless:,} claim(s) that cannot be right are not listed)")
     if advice.sampled:
-        lines.append(f"valued {advice.valued:,} of {advice.choices:,} choices, sampled: raise --budget to value more")
+        lines.append(f"valued {advice.valued:,} of {advice.choices:,} choices, sampled: "
+                     f"raise --budget{via} to value more")
     elif advice.truncated:
         lines.append("(too many choices or outcomes to weigh them all: a sample is shown)")
     if advice.solution_uncounted:
-        lines.append(f"solution bits not counted for {advice.solution_uncounted:,} choice(s): raise --budget")
+        lines.append(f"solution bits not counted for {advice.solution_uncounted:,} choice(s): raise --budget{via}")
     lines.append("")
     lines.append(f"{'#':>3}  {'bits':>11}  {'left':>9}  choice")
     for mv in advice.moves[:top]:
@@ -177,7 +190,7 @@ def suggest_text(lab: Lab, advice: Advice, after: int, top: int, width: int = 80
             says = "; ".join(a.says) or "nothing"
             lines.append(_cut(printable(f"{'':>5}{_pct(a.probability):>6}  {says}"), width))
         if len(mv.answers) > ANSWERS:
-            lines.append(f"{'':>5}... {len(mv.answers) - ANSWERS} more answers (--format json)")
+            lines.append(f"{'':>5}... {len(mv.answers) - ANSWERS} more answers (--format json{via})")
     if len(advice.moves) > top:
-        lines.append(f"... {len(advice.moves) - top} more choice(s) (--top N)")
+        lines.append(f"... {len(advice.moves) - top} more choice(s) (--top N{via})")
     return "\n".join(lines)

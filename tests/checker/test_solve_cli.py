@@ -119,3 +119,52 @@ def test_hindsight_grades_each_claim_when_it_was_made():
     assert got["claims"] == [{"move": 26, "player": "Gordon", "kind": "accuse", "when_made": "certain"}]
     _, got = solve(str(EXAMPLES / "rulebook-accusation.yaml"), "--hindsight")
     assert got["claims"] == [{"move": 5, "player": "Audrey", "kind": "accuse", "when_made": "impossible"}]
+
+
+def _knows_plain(deal, facts, player):
+    """A spectator's chance that ``player`` knows the evidence set: every set plain.py lists, every
+    way to hand its cards out (each as likely), and for each the player's own card pinned."""
+    import itertools
+    from fractions import Fraction
+
+    from ruleslawyer.spec.facts import Fact, member
+
+    public = [f for f in facts if f.viewers is None]
+    knows, total = Fraction(0), Fraction(0)
+    for s, weight in plain.solutions(deal, public).items():
+        for order in itertools.permutations(sorted(s)):
+            world = {c: "desk" for c in deal.solution_deck.cards}
+            world.update(zip(order, deal.solution))
+            if not all(f.holds(world) for f in public):
+                continue
+            total += weight
+            card = next(c for c, z in world.items() if z == f"hand:{player}")
+            if len(plain.solutions(deal, [*public, Fact(member(card, {f"hand:{player}"}) == 1)])) == 1:
+                knows += weight
+    return knows / total
+
+
+@pytest.mark.parametrize("at", [16, 25])
+def test_others_from_a_spectator_match_a_plain_enumeration(at):
+    path = str(EXAMPLES / "clean-4p.yaml")
+    log, rules = parse_log(path)
+    rep = replay(log, rules)
+    status, got = solve(path, "--at", str(at), "--others")
+    assert status == 0, got
+    players = got["others"]["players"]
+    assert [o["player"] for o in players] == list(rep.players)
+    for o in players:
+        assert o["method"] == "exact" and not o["lower_bound"]
+        assert o["chance"] == pytest.approx(float(_knows_plain(rep.deal, rep.facts(at), o["player"])), abs=1e-12)
+
+
+def test_others_text_names_each_other_player_and_how_it_was_counted():
+    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--at", "5", "--others"],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 0, out.stdout + out.stderr
+    block = out.stdout.split("what the others know, seen by Gordon:")[1]
+    # Gordon holds Mary Kingsley; move 1 ruled out four clues: each other player holds one of the
+    # 7 clues left of a place, a time or an object, 3 x 7 = 21 hands.
+    for who in ("Helen", "John", "Audrey"):
+        assert f"  {who}: knows the solution 0.0% (exact over 21 hand(s))" in block
+    assert "Gordon:" not in block

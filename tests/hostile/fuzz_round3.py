@@ -418,6 +418,8 @@ class Maker:
             log.write_text(text, encoding="utf-8", newline="")
             if rng.random() < 0.1:
                 argv += ["--house", rng.choice(OVERLAYS[:6])]
+        if rng.random() < 0.15:  # the session's seat (hint, show and solve's default): a player or not
+            argv += ["--as", rng.choice([*NAMES, "ann", "Zed\x1b[31m", ""])]
         steps = [self._step(rng, moves) for _ in range(rng.randint(1, 14))]
         if rng.random() < 0.3:  # Ctrl-C somewhere: at a prompt, or while a line is being checked
             at = rng.randint(0, len(steps))
@@ -436,7 +438,8 @@ class Maker:
         if pick < 0.75:
             return ("line", "undo")
         if pick < 0.82:
-            return ("line", rng.choice(["moves", "help", "show", "solve", "show Ann", "solve nobody", "legal"]))
+            return ("line", rng.choice(["moves", "help", "show", "solve", "show Ann", "solve nobody", "legal",
+                                        "hint", "hint Ann", "hint all", "hint \x1b]0;x\x07"]))
         if pick < 0.95:
             return ("line", "".join(rng.choice(self.voc["fragments"]) for _ in range(rng.randint(0, 8)))
                     .replace("\n", " ").replace("\r", " "))

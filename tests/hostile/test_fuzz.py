@@ -480,7 +480,7 @@ def _argv_words() -> list[str]:
         "rules", "validate", "show", "graph", "check", "explain", "solve", "lady-alice", "lady-alise", "RL130",
         "LA211", "LG101", "XX999", "--variant", "3p", "5p", "9p", "4", "--house", "no-repeat", "--format", "json",
         "text", "dot", "mermaid", "xml", "--strict", "--rules", "--as", "Helen", "Nobody", "--omniscient", "--at",
-        "0", "3", "-1", "999", "--explain", "Baker", "Bakr", "--list", "--hindsight", "", "-", "--", "-h",
+        "0", "3", "-1", "999", "--explain", "Baker", "Bakr", "--list", "--hindsight", "--others", "", "-", "--", "-h",
         str(ROOT), "/nonexistent/x.yaml",
     ]
 

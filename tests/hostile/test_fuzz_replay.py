@@ -45,7 +45,7 @@ def test_a_mutated_rule_file_that_loads_replays_logs(scratch, doc, players):
     assert cpu_time() - start < SLOW
     assert report.status in (0, 1, 2, 3)
     assert report.status != 3 or [d.code for d in report.errors] == ["RL900"]
-    for args in ([], ["--as", "Ann"], ["--omniscient", "--at", "3"], ["--hindsight"]):
+    for args in ([], ["--as", "Ann"], ["--omniscient", "--at", "3"], ["--hindsight"], ["--as", "Ann", "--others"]):
         status, out = _cli("solve", str(log_path), *args)
         assert "Traceback" not in out and status in (0, 1, 2, 3), out
         assert status != 3 or "RL900" in out, out
@@ -55,7 +55,7 @@ def test_a_mutated_rule_file_that_loads_replays_logs(scratch, doc, players):
 #
 # The same hostile logs and folder tree as check's fuzzing (tests/hostile/test_fuzz.py), through
 # solve with every option: --as (a player or not), --at (in range or not), --omniscient,
-# --explain (a card or not), --hindsight, --list, --format, --allow-path.
+# --explain (a card or not), --hindsight, --others, --list, --format, --allow-path.
 # RULESLAWYER_FUZZ_SCALE=50 makes it 5,000 logs.
 
 from .test_fuzz import CHECK_MEMORY, CHECK_SLOW, SECRETS, check_tree, hostile_logs, _refs  # noqa: E402,F401
@@ -76,6 +76,8 @@ def solve_options(draw, tree) -> list[str]:
         opts += ["--explain", draw(st.sampled_from(["compass", "Mary Kingsley", "T3", "nope", "", "7:00"]))]
     if draw(st.booleans()):
         opts.append("--hindsight")
+    if draw(st.booleans()):
+        opts.append("--others")
     if draw(st.booleans()):
         opts += ["--list", str(draw(st.sampled_from([0, 1, 10, 10 ** 9])))]
     opts += draw(st.sampled_from([[], ["--format", "json"]]))

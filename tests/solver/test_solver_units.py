@@ -9,7 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ruleslawyer.solver import brute, engine, engines, enumerate as numpy_engine, errors, frame, queries, z3engine, zonetable
+from ruleslawyer.solver import (brute, engine, engines, enumerate as numpy_engine, errors, frame, queries, weights,
+                                z3engine, zonetable)
 from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import FullKnowledge, ProjectedKnowledge
 from ruleslawyer.solver.errors import Inconsistent, NeedsCounting, NotForced, SolverError, TooBig
@@ -418,7 +419,8 @@ def test_invalid_deals(bad):
             build(bad())
 
 
-@pytest.mark.parametrize("module", [frame, numpy_engine, engines, brute, z3engine, queries, engine, errors, zonetable])
+@pytest.mark.parametrize("module", [frame, numpy_engine, engines, brute, z3engine, queries, engine, errors, zonetable,
+                                    weights])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
