@@ -343,6 +343,8 @@ def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
     try:
         layout = _layout(deal)
         for fact in facts:
+            if fact.weighted:  # it counts worlds, never weighs them
+                return False
             layout.part_of(fact.formula)
     except (NotExact, DealError):
         return False
@@ -621,6 +623,8 @@ class DPKnowledge:
         """The knowledge after one more fact (:class:`NotExact` if it ties several owners)."""
         facts = self.facts + (fact,)
         try:
+            if fact.weighted:
+                raise NotExact("a weighted fact: this engine counts worlds, never weighs them")
             p = self._layout.part_of(fact.formula)
         except NotExact:
             if self.fallback is None:
