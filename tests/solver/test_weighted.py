@@ -248,3 +248,22 @@ def test_clue_log_solved_with_the_option_on_weighs_the_suggesters_shown_cards():
     assert result["count"] == fitting
     for c, p in result["probabilities"].items():
         assert p == pytest.approx(float(mass.get(c, {}).get("envelope", 0) / total), abs=1e-9), c
+
+
+def test_a_chosen_among_that_is_not_a_count_is_a_diagnostic_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    text = (ROOT / "rules/clue.yaml").read_text()
+    old = "chosen_among: \"count(hand(actor), vars.asking['cards']) if options.shown_card == 'uniform' else none\""
+    assert old in text
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources/clue-summary.txt").write_text((ROOT / "rules/sources/clue-summary.txt").read_text())
+    (tmp_path / "clue.yaml").write_text(text.replace(old, "chosen_among: \"'three'\""))
+    log = (ROOT / "examples/clue/clean-3p.yaml").read_text().replace("rules: clue\n", "rules: clue.yaml\n")
+    (tmp_path / "game.yaml").write_text(log)
+    run = subprocess.run([sys.executable, "-m", "ruleslawyer", "solve", str(tmp_path / "game.yaml"), "--as", "Ann"],
+                         capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in run.stderr + run.stdout
+    assert "RL900" in run.stderr + run.stdout and "chosen_among" in run.stderr + run.stdout
+    assert run.returncode in (2, 3)  # a rule that fails while a log is replayed: RL900, as every other rule
