@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from ..spec.dealmodel import Deal, DealError, Deck
-from ..spec.facts import OPS, And, Atom, Const, Fact, FactError, Formula, Not
+from ..spec.facts import OPS, And, Atom, Const, Fact, FactError, Formula, Lin, Not
 from .engine import Knowledge, add_facts
 from .errors import Inconsistent, SolverError, TooBig
 from .frame import Frame, Pin, constraint_blocks, frame_of, pins_conflict, validate
@@ -554,7 +554,13 @@ class FullSpace:
         """A weighted fact's divisor k in every world (1 where the fact does not hold)."""
         lin = fact.likelihood
         assert lin is not None
-        total = np.full(self.weight.shape, lin.constant, np.int64)
+        if isinstance(lin, tuple):  # the choices open: those whose formula holds
+            total = np.zeros(self.weight.shape, np.int64)
+            for choice in lin:
+                total += self.prepare(Fact(choice))
+            lin = Lin(())
+        else:
+            total = np.full(self.weight.shape, lin.constant, np.int64)
         for card, zones, w in lin.terms:
             row = self.index.get(card)
             places = [self.zone_index[z] for z in zones if z in self.zone_index]

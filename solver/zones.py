@@ -181,10 +181,13 @@ def _fact_zone(shape: _Shape, fact: Fact) -> int | None:
     z = _zone_of(shape, fact.formula)
     if fact.likelihood is None:
         return z
-    w = _zone_of(shape, fact.likelihood == 0)  # an atom over the likelihood's terms
-    if z is not None and w is not None and z != w:
-        raise NotLocal("a fact weighed by a count in another zone")
-    return z if z is not None else w
+    parts = fact.likelihood if isinstance(fact.likelihood, tuple) else (fact.likelihood == 0,)
+    for part in parts:  # the choices, or an atom over the count's terms
+        w = _zone_of(shape, part)
+        if z is not None and w is not None and z != w:
+            raise NotLocal("a fact weighed by a count in another zone")
+        z = z if z is not None else w
+    return z
 
 
 def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
@@ -290,7 +293,9 @@ def _reduce(shape: _Shape, facts: Sequence[Fact], weigh: bool = False) -> _Reduc
     cards = shape.deck.cards
     zones = []
     for z, zone_id in enumerate(shape.zones):
-        lins = [a.lin for f in by_zone.get(z, ()) for a in f.atoms()] + weights.get(z, [])
+        lins = [a.lin for f in by_zone.get(z, ()) for a in f.atoms()]
+        for lin in weights.get(z, []):
+            lins += [a.lin for f in lin for a in f.atoms()] if isinstance(lin, tuple) else [lin]
         named = sorted({shape.card_index[c] for lin in lins
                         for c, zs, _w in lin.terms if zone_id in zs and c in shape.card_index})
         if len(named) > MAX_ZONE_CARDS:

@@ -13,11 +13,10 @@ tables it built, by zone, named cards and facts, within a byte budget
 from __future__ import annotations
 
 from collections import OrderedDict
+from math import gcd, lcm
 from typing import Sequence
 
 import numpy as np
-
-from math import gcd, lcm
 
 from ..spec.facts import OPS, And, Atom, Const, FactError, Formula, Lin, Not, Or
 from .enumerate import _limit
@@ -90,24 +89,33 @@ def zone_table(zone: str, cards: Sequence[str], formulas: Sequence[Formula]) -> 
     return table
 
 
-def weight_table(zone: str, cards: Sequence[str], table: np.ndarray, likelihoods: Sequence[Lin]) -> np.ndarray:
+def weight_table(zone: str, cards: Sequence[str], table: np.ndarray,
+                 likelihoods: Sequence["Lin | tuple[Formula, ...]"]) -> np.ndarray:
     """``table`` (bool) with each allowed subset weighed by the product of ``1/k`` over the
-    likelihoods, scaled to whole numbers: uint64, the common multiple of each ``k``'s values
-    taken out, then the entries' greatest common divisor (a factor every world shares).
+    likelihoods (a count, or choices as formulas: k those that hold), scaled to whole numbers:
+    uint64, the common multiple of each ``k``'s values taken out, then the entries' greatest
+    common divisor (a factor every world shares).
 
     >>> from ruleslawyer.spec.facts import count
     >>> t = np.array([False, True, True, True])
     >>> weight_table("h", ("a", "b"), t, (count(["a", "b"], {"h"}),)).tolist()
+    [0, 2, 2, 1]
+    >>> weight_table("h", ("a", "b"), t, ((count(["a"], {"h"}) == 1, count(["b"], {"h"}) == 1),)).tolist()
     [0, 2, 2, 1]
     """
     subs = np.arange(len(table), dtype=np.int64)
     index = {c: i for i, c in enumerate(cards)}
     out = [1] * len(table)
     for lin in likelihoods:
-        k = np.full(len(table), lin.constant, np.int64)
-        for card, zs, w in lin.terms:
-            if zone in zs and card in index:
-                k += w * ((subs >> index[card]) & 1)
+        if isinstance(lin, tuple):
+            k = np.zeros(len(table), np.int64)
+            for choice in lin:
+                k += truth(choice, zone, cards, subs)
+        else:
+            k = np.full(len(table), lin.constant, np.int64)
+            for card, zs, w in lin.terms:
+                if zone in zs and card in index:
+                    k += w * ((subs >> index[card]) & 1)
         held = k[table]
         if len(held) and held.min() < 1:
             raise FactError("a choice among fewer than one possibility in a world where the fact holds")

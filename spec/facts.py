@@ -357,9 +357,11 @@ class Fact:
     """A formula with who learns it and where it came from.
 
     ``viewers`` is None when everyone learns it, else the players who do.
-    ``likelihood`` (None: every world counts once) is a count k of the world: what
-    was seen was one of k equally likely choices, so each world the fact keeps is
-    weighed by 1/k (a player who shows one of the k named cards they hold).
+    ``likelihood`` (None: every world counts once) gives a number k of the world:
+    what was seen was one of k equally likely choices, so each world the fact keeps
+    is weighed by 1/k.  Either a count (:class:`Lin`: a player who shows one of the
+    k named cards they hold) or the choices as formulas, k those that hold in the
+    world (a liar who may add or take away one, when each is open).
     ``source`` is opaque to the engines (the caller's handle on the move or
     record behind the fact); ``text`` says it in the game's words.
 
@@ -372,7 +374,7 @@ class Fact:
     viewers: frozenset[str] | None = None
     source: Any = field(default=None, compare=False)
     text: str | None = field(default=None, compare=False)
-    likelihood: Lin | None = None
+    likelihood: "Lin | tuple[Formula, ...] | None" = None
 
     @property
     def public(self) -> bool:
@@ -399,10 +401,16 @@ class Fact:
         >>> f = Fact(member("a", {"h"}) == 1, likelihood=count(["a", "b", "c"], {"h"}))
         >>> f.divisor({"a": "h", "b": "h", "c": "x"}), Fact(TRUE).divisor({})
         (2, 1)
+        >>> g = Fact(TRUE, likelihood=(member("a", {"h"}) == 1, member("b", {"h"}) == 1, TRUE))
+        >>> g.divisor({"a": "h", "b": "x"})
+        2
         """
         if self.likelihood is None:
             return 1
-        k = self.likelihood.value(world)
+        if isinstance(self.likelihood, tuple):  # the choices open: those whose formula holds
+            k = sum(1 for f in self.likelihood if f.holds(world))
+        else:
+            k = self.likelihood.value(world)
         if k < 1:
             raise FactError(f"a choice among {k} possibilities in a world where the fact holds")
         return k
@@ -410,10 +418,14 @@ class Fact:
     def zones(self) -> frozenset[str]:
         """The zones the formula speaks of, and those its likelihood counts in."""
         zones = self.formula.zones()
+        if isinstance(self.likelihood, tuple):
+            return zones.union(*(f.zones() for f in self.likelihood))
         return zones if self.likelihood is None else zones | self.likelihood.zones()
 
     def cards(self) -> frozenset[str]:
         cards = self.formula.cards()
+        if isinstance(self.likelihood, tuple):
+            return cards.union(*(f.cards() for f in self.likelihood))
         return cards if self.likelihood is None else cards | self.likelihood.cards()
 
 

@@ -802,11 +802,18 @@ class Machine:
             out.append(Seen(ob, Fact(fact, viewers, source, text, likelihood), withdraws))
         return out
 
-    def _chosen_among(self, ob: Observation, env: dict[str, Any], where: str) -> Lin | None:
-        """An observation's ``chosen_among``: a count of the deal (or a whole number), or None."""
+    def _chosen_among(self, ob: Observation, env: dict[str, Any], where: str) -> Lin | tuple | None:
+        """An observation's ``chosen_among``: a count of the deal (or a whole number), the
+        choices as a list of facts (those that hold are open), or None."""
         k = self._run(ob.chosen_among, env, where)
         if k is None:
             return None
+        if isinstance(k, (list, tuple)):
+            choices = tuple(Const(c) if isinstance(c, bool) else c for c in k)
+            if not choices or not all(is_formula(c) for c in choices):
+                raise RuleError(f"{where}: chosen_among: {ob.chosen_among.source}: a list of the choices "
+                                f"as facts, not {k!r}")
+            return choices
         if isinstance(k, int) and not isinstance(k, bool):
             if k < 1:
                 raise RuleError(f"{where}: chosen_among: {ob.chosen_among.source}: a choice among {k}")

@@ -267,3 +267,91 @@ def test_a_chosen_among_that_is_not_a_count_is_a_diagnostic_not_a_traceback(tmp_
     assert "Traceback" not in run.stderr + run.stdout
     assert "RL900" in run.stderr + run.stdout and "chosen_among" in run.stderr + run.stdout
     assert run.returncode in (2, 3)  # a rule that fails while a log is replayed: RL900, as every other rule
+
+
+# -- a Rival's lie drawn at random (digest A19's alternative), on the reduced Perfect Alibi ---------
+
+LIE_OPTION = '''  lie_direction:
+    values: [any, uniform]
+    default: any
+    cite: {src: rulebook, quote: "You lie by either subtracting 1 from or adding 1 to the correct answer."}
+deal:
+'''
+LIE_CHOICES = '''        says: "{move.target} answered {move.answer} to {actor}"
+        chosen_among: "[lies(actor, move.target) and true_count(move.target, move.asked) >= 1, lies(actor, move.target), not lies(actor, move.target)] if options.lie_direction == 'uniform' else none"
+'''
+
+
+def reduced_alibi_with_random_lies(tmp_path: Path):
+    """The reduced Perfect Alibi of tests/spec/data, its answer weighed under lie_direction
+    'uniform' (the liar takes 1 away when they can, or adds 1: each open direction as likely)."""
+    from tests.spec.test_reduced_game import DATA, HEAD, MOVES
+
+    text = (DATA / "reduced-alibi.yaml").read_text()
+    assert text.count("\ndeal:\n") == 1 and text.count('        says: "{move.target} answered {move.answer} to {actor}"\n') == 1
+    text = text.replace("\ndeal:\n", "\n" + LIE_OPTION, 1)
+    text = text.replace('        says: "{move.target} answered {move.answer} to {actor}"\n', LIE_CHOICES, 1)
+    (tmp_path / "reduced-alibi.yaml").write_text(text)
+    (tmp_path / "random-lies.yaml").write_text("ruleslawyer: 1\nextends: reduced-alibi.yaml\nname: random-lies\n"
+                                               "options:\n  rival: true\n  lie_direction: uniform\n")
+    from ruleslawyer.checker.log import parse_log_text
+
+    head = HEAD.replace("house: [reduced-alibi-rival.yaml]", "house: [random-lies.yaml]")
+    log, rules = parse_log_text(head + MOVES, str(tmp_path / "game.yaml"))
+    return replay(log, rules)
+
+
+def alibi_worlds(deal: Deal):
+    """Every (deal, Rival tiles) world of the reduced game, by itertools alone."""
+    alibis, tiles = deal.decks
+    for order in itertools.permutations(alibis.cards):
+        world, at = {}, 0
+        for z in alibis.zones:
+            chosen = order[at:at + z.size]
+            if list(chosen) != sorted(chosen):
+                break  # each set of cards in a zone once: in increasing order only
+            world.update(dict.fromkeys(chosen, z.id))
+            at += z.size
+        else:
+            for tile_order in itertools.permutations(tiles.cards):
+                yield {**world, **{t: z.id for t, z in zip(tile_order, tiles.zones)}}
+
+
+@pytest.mark.parametrize("seat", ["spectator", "omniscient", "Ann", "Bob", "Cat"])
+def test_rival_lies_at_random_weigh_as_the_plain_enumeration(tmp_path, seat):
+    from tests.spec.test_reduced_game import MOVES
+
+    rep = reduced_alibi_with_random_lies(tmp_path)
+    assert rep.reporter.errors == []
+    view = Viewpoint.parse(seat if seat in ("spectator", "omniscient") else f"player:{seat}")
+    facts = [f for f in rep.facts() if view.sees(f)]
+    assert any(f.weighted for f in rep.facts())
+    # The asks, from the log: (asker, target, locations asked, answer); the assistants chosen.
+    held = {"Ann": "priest", "Bob": "cook", "Cat": "captain"}
+    asks = []
+    for line in MOVES.splitlines():
+        move = yaml.safe_load(line.split("#")[0].strip()[2:])
+        if "ask" in move:
+            asks.append((move["ask"], move["target"], [a.lower() for a in move["asked"]], move["answer"]))
+    seen_asks = [a for a in asks if seat in ("omniscient", a[0], a[1]) or held[a[0]] != "priest"]
+    mass: dict[str, Fraction] = {}
+    total, fitting = Fraction(0), 0
+    for world in alibi_worlds(rep.deal):
+        if not all(f.holds(world) for f in facts):
+            continue
+        weight = Fraction(1)
+        for asker, target, asked, _answer in seen_asks:
+            n = sum(1 for c, z in world.items() if z == f"hand:{target}" and c.split("-")[0] in asked)
+            if world[held[asker]] == f"tile:{target}":  # a lie is due: 1 away (if n >= 1) or 1 more
+                weight /= 2 if n >= 1 else 1
+        fitting += 1
+        total += weight
+        for c, z in world.items():
+            if z == "missing":
+                mass[c] = mass.get(c, Fraction(0)) + weight
+    k = initial(rep.deal).with_facts(facts)
+    assert k.count() == fitting
+    for c, p in k.probabilities().items():
+        assert p == pytest.approx(float(mass.get(c, 0) / total), abs=1e-9), c
+    brute = BruteKnowledge.initial(rep.deal).with_facts(facts)
+    assert brute.probabilities() == pytest.approx({c: float(mass.get(c, 0) / total) for c in brute.probabilities()})
