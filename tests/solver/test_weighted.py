@@ -250,7 +250,11 @@ def test_clue_log_solved_with_the_option_on_weighs_the_suggesters_shown_cards():
         assert p == pytest.approx(float(mass.get(c, {}).get("envelope", 0) / total), abs=1e-9), c
 
 
-def test_a_chosen_among_that_is_not_a_count_is_a_diagnostic_not_a_traceback(tmp_path):
+@pytest.mark.parametrize("chosen, says", [
+    ("\"'three'\"", "a count of cards"),
+    ("\"count(hand(actor), vars.asking['cards']) - 1\"", "a choice among fewer than one possibility"),
+], ids=["not a count", "a choice among 0 where the fact holds"])
+def test_a_chosen_among_the_engines_cannot_use_is_a_diagnostic_not_a_traceback(tmp_path, chosen, says):
     import subprocess
     import sys
 
@@ -259,14 +263,15 @@ def test_a_chosen_among_that_is_not_a_count_is_a_diagnostic_not_a_traceback(tmp_
     assert old in text
     (tmp_path / "sources").mkdir()
     (tmp_path / "sources/clue-summary.txt").write_text((ROOT / "rules/sources/clue-summary.txt").read_text())
-    (tmp_path / "clue.yaml").write_text(text.replace(old, "chosen_among: \"'three'\""))
+    (tmp_path / "clue.yaml").write_text(text.replace(old, f"chosen_among: {chosen}"))
     log = (ROOT / "examples/clue/clean-3p.yaml").read_text().replace("rules: clue\n", "rules: clue.yaml\n")
     (tmp_path / "game.yaml").write_text(log)
-    run = subprocess.run([sys.executable, "-m", "ruleslawyer", "solve", str(tmp_path / "game.yaml"), "--as", "Ann"],
-                         capture_output=True, text=True, timeout=120)
-    assert "Traceback" not in run.stderr + run.stdout
-    assert "RL900" in run.stderr + run.stdout and "chosen_among" in run.stderr + run.stdout
-    assert run.returncode in (2, 3)  # a rule that fails while a log is replayed: RL900, as every other rule
+    run = subprocess.run([sys.executable, "-m", "ruleslawyer", "solve", str(tmp_path / "game.yaml"), "--as", "Ann",
+                          "--at", "14"], capture_output=True, text=True, timeout=120)
+    said = run.stderr + run.stdout
+    assert "Traceback" not in said
+    assert "error[RL900]" in said and says in said
+    assert run.returncode == 3  # a rule that fails while a log is replayed: RL900, as every other rule
 
 
 # -- a Rival's lie drawn at random (digest A19's alternative), on the reduced Perfect Alibi ---------
