@@ -946,32 +946,47 @@ class ZoneKnowledge:
     @cached_property
     def _counts(self) -> _Counts | None:
         """The counts (None: no deal fits); :class:`TooBig` past a limit.  With weighted
-        facts, weighted sums of deals (the chances), each deal's weight a whole number."""
-        if self._reduced is None:
+        facts, weighted sums of deals (the chances), each deal's weight a whole number: at
+        most the deals left times the largest weight of each zone, below 2**63 or refused."""
+        if not self._weighted:
+            return self._plain
+        if self._plain is None or self._reduced is None:
             return None
-        if self._weighted:
-            top = self.deal.deals()
-            for zone in self._reduced.zones:
-                if zone.table.dtype != bool:
-                    top *= int(zone.table.max())
-            if top >= 2**63:
-                raise TooBig(f"the weighted count may reach {top:,}, beyond 2**63: chances are estimated")
+        top = self._plain.total
+        for zone in self._reduced.zones:
+            if zone.table.dtype != bool:
+                shared = np.gcd.reduce(zone.table[zone.table != 0]) if zone.table.any() else 1
+                if shared > 1:  # a factor every deal of the zone shares (left by the simplification)
+                    zone.table = zone.table // shared
+                top *= int(zone.table.max())
+        if top >= 2**63:
+            raise TooBig(f"the weights of the choices seen may sum to {top:,}, beyond 2**63")
         counts = _count(_shape(self.deal), self._reduced)
         return counts if counts.total else None
 
     @cached_property
     def _plain(self) -> _Counts | None:
-        """The counts of deals, unweighted (the same as :attr:`_counts` without weighted facts)."""
-        if not self._weighted:
-            return self._counts
-        self._counts  # noqa: B018 - the weighted counts reach a limit first, if one is reached
-        reduced = _reduce(_shape(self.deal), self.facts)
-        counts = _count(_shape(self.deal), reduced) if reduced is not None else None
-        return counts if counts is not None and counts.total else None
+        """The counts of deals, unweighted (:attr:`_counts` without weighted facts)."""
+        reduced = _reduce(_shape(self.deal), self.facts) if self._weighted else self._reduced
+        if reduced is None:
+            return None
+        counts = _count(_shape(self.deal), reduced)
+        return counts if counts.total else None
+
+    @cached_property
+    def _plain_over(self) -> TooBig | None:
+        """The limit counting the deals reaches, if any (then counts come from :attr:`_beyond`)."""
+        try:
+            self._plain  # noqa: B018 - computed once, kept
+        except TooBig as error:
+            return error
+        return None
 
     @cached_property
     def _over(self) -> TooBig | None:
-        """The limit counting reaches, if any (then every answer comes from :attr:`_beyond`)."""
+        """The limit counting reaches, if any (then the chances come from :attr:`_beyond`)."""
+        if self._plain_over is not None:
+            return self._plain_over
         try:
             self._counts  # noqa: B018 - computed once, kept
         except TooBig as error:
@@ -989,15 +1004,15 @@ class ZoneKnowledge:
         return self._over is not None
 
     def count(self) -> int:
-        """How many deals fit the facts."""
-        if self._over is not None:
+        """How many deals fit the facts (unweighted)."""
+        if self._plain_over is not None:
             return self._beyond.count()
         return self._plain.total if self._plain else 0
 
     def consistent(self) -> bool:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.consistent()
-        return self._counts is not None
+        return self._plain is not None
 
     def _require(self) -> _Counts:
         if self._over is not None:
@@ -1007,12 +1022,12 @@ class ZoneKnowledge:
         return self._counts
 
     def solution_count(self) -> int:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.solution_count()
         return self._plain.solution_count if self._plain else 0
 
     def determined(self) -> bool:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.determined()
         return self.solution_count() == 1
 
@@ -1029,10 +1044,13 @@ class ZoneKnowledge:
         return {c: dict(z) for c, z in self._require().zones.items()}
 
     def status(self) -> dict[str, str]:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.status()
-        total = self._require().total
-        return {c: "in" if n == total else "out" if n == 0 else "open" for c, n in self.solution_counts().items()}
+        if self._plain is None:
+            raise Inconsistent("no deal fits the facts")
+        total, zone = self._plain.total, self._solution_zone()  # deals: weights change no status
+        return {c: "in" if n == total else "out" if n == 0 else "open"
+                for c, n in ((c, self._plain.zones[c][zone]) for c in self.deal.solution_cards)}
 
     def probabilities(self) -> dict[str, float]:
         if self._over is not None:
@@ -1064,7 +1082,7 @@ class ZoneKnowledge:
         return self._beyond.samples() if self._over is not None else None
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.solutions(limit)
         counts = self._plain
         if counts is None:
