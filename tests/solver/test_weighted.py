@@ -306,6 +306,10 @@ def reduced_alibi_with_random_lies(tmp_path: Path):
     return replay(log, rules)
 
 
+def brute_zones(deal: Deal, facts):
+    return BruteKnowledge.initial(deal).with_facts(facts).zone_probabilities()
+
+
 def alibi_worlds(deal: Deal):
     """Every (deal, Rival tiles) world of the reduced game, by itertools alone."""
     alibis, tiles = deal.decks
@@ -354,9 +358,17 @@ def test_rival_lies_at_random_weigh_as_the_plain_enumeration(tmp_path, seat):
         for c, z in world.items():
             if z == "missing":
                 mass[c] = mass.get(c, Fraction(0)) + weight
-    k = initial(rep.deal).with_facts(facts)
-    assert k.count() == fitting
-    for c, p in k.probabilities().items():
-        assert p == pytest.approx(float(mass.get(c, 0) / total), abs=1e-9), c
+    from ruleslawyer.solver.dp import DPKnowledge
+
+    for k in (initial(rep.deal), DPKnowledge.initial(rep.deal)):
+        k = k.with_facts(facts)
+        assert isinstance(k, DPKnowledge) or k is not None
+        assert k.count() == fitting
+        for c, p in k.probabilities().items():
+            assert p == pytest.approx(float(mass.get(c, 0) / total), abs=1e-9), c
+    assert isinstance(k, DPKnowledge)  # the dynamic program weighs a fact about one owner's zones
+    for c, zs in brute_zones(rep.deal, facts).items():
+        for z, q in zs.items():
+            assert k.zone_probabilities()[c][z] == pytest.approx(float(q), abs=1e-9), (c, z)
     brute = BruteKnowledge.initial(rep.deal).with_facts(facts)
     assert brute.probabilities() == pytest.approx({c: float(mass.get(c, 0) / total) for c in brute.probabilities()})
