@@ -26,6 +26,13 @@ cards) leave the subsets altogether, so a player's view runs on 2**13 subsets
 or fewer.  Facts about several owners at once are refused
 (:class:`NotExact`; :func:`applicable` says in advance).
 
+A weighted fact (a choice made at random among k, k counted in one part)
+gives the part's configurations whole-number weights (``L / k``, the
+part's common factor taken out): its zeta columns sum weights, not
+configurations, so the chances are weighted; the count of deals comes from
+the same knowledge without weights.  Weights that could pass 2**63 in all
+hand the facts on (:class:`NotExact`).
+
 One piece (over 800 lines): the parts' tables, their transforms and the
 cofactors are one computation over one layout of the subsets.
 
