@@ -15,7 +15,11 @@ zone engine (solver/zones.py) and, side by side, the next best engine that
 answers the same deal: Z3 for the status only (solver/z3engine.py: no exact
 counting engine other than the zone engine takes a group constraint on 21
 cards).  Every ``--reference-every`` steps, the zone engine's invariants are
-checked (chances per card summing to 1 over the zones).
+checked (chances per card summing to 1 over the zones).  The first player's
+seat is timed twice: as the rules say by default, and weighed (the card
+shown taken as drawn at random among the named cards held: Clue's option
+``shown_card: uniform``; the zone engine counts both the deals and their
+weights).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -48,14 +53,22 @@ def game(players: int, moves: int, seed: int):
         at += z.size
     setup = [Fact(count([c for c, z in world.items() if z == hand(p)], {hand(p)}) == deal.zone(hand(p)).size,
                   frozenset({p})) for p in deal.players]
-    steps = [suggestion_facts(deal, world, deal.players[i % players], [rng.choice(g) for g in groups])
-             for i in range(moves)]
-    return deal, setup, steps
+    triples = [[rng.choice(g) for g in groups] for _ in range(moves)]
+    steps = [suggestion_facts(deal, world, deal.players[i % players], t) for i, t in enumerate(triples)]
+    return deal, setup, steps, triples
+
+
+def weighed(step: list[Fact], triple: list[str]) -> list[Fact]:
+    """The step with the card shown taken as drawn at random among the named cards held
+    (Clue's option shown_card: uniform): the suggester's fact weighed by 1/count."""
+    return [replace(f, likelihood=count(triple, f.zones())) if f.viewers is not None and len(f.viewers) == 2 else f
+            for f in step]
 
 
 def run(players: int, moves: int, seed: int, every: int) -> None:
-    deal, setup, steps = game(players, moves, seed)
-    for seat in ("spectator", deal.players[0]):
+    deal, setup, plain, triples = game(players, moves, seed)
+    for seat, weigh in (("spectator", False), (deal.players[0], False), (deal.players[0], True)):
+        steps = [weighed(s, t) for s, t in zip(plain, triples)] if weigh else plain
         zk = ZoneKnowledge.initial(deal).with_facts(seen_by(setup, seat))
         z3k = Z3Knowledge.initial(deal).with_facts(seen_by(setup, seat))
         zt, z3t = [], []
@@ -72,7 +85,8 @@ def run(players: int, moves: int, seed: int, every: int) -> None:
             if every and i % every == 0:
                 assert all(abs(sum(p.values()) - 1) < 1e-9 for p in zk.zone_probabilities().values())
                 assert zk.status() == z3k.status()
-        print(f"{players}p {seat:<9}  zones (count+status+chances): median {statistics.median(zt):7.1f} ms, "
+        name = seat + (" weighed" if weigh else "")
+        print(f"{players}p {name:<12}  zones (count+status+chances): median {statistics.median(zt):7.1f} ms, "
               f"max {max(zt):8.1f} ms | z3 (status only): median {statistics.median(z3t):6.1f} ms, "
               f"max {max(z3t):6.1f} ms | {zk.count():,} deals left")
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 from .. import __version__
 from ..spec.codes import explain_generic
 from ..spec.diagnostics import Diagnostic, DiagnosticError
+from ..spec.facts import FactError
 from ..solver.errors import SolverError
 from ..spec.loader import load_rules, rules_dir, validate_file
 from .capacity import load_usable
@@ -412,10 +413,11 @@ def _main(argv: Sequence[str] | None) -> int:
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics, getattr(args, "format", "text"))
         return EXIT_USAGE
-    except RuleError as exc:  # a rule of the rule file failed while a command ran it
+    except (RuleError, FactError) as exc:  # a rule of the rule file failed while a command ran it
         from .check import LIMIT, rule_failure
 
-        diagnostic = rule_failure(exc)
+        # (a FactError: a fact a rule built cannot be counted, e.g. a choice among 0 where it holds)
+        diagnostic = rule_failure(exc if isinstance(exc, RuleError) else RuleError(str(exc)))
         _print_diagnostics([diagnostic], getattr(args, "format", "text"))
         return EXIT_USAGE if diagnostic.code == LIMIT else EXIT_INTERNAL
     except SolverError as exc:  # a limit of the solver (too many worlds...)

@@ -72,7 +72,9 @@ def run_solve(args: argparse.Namespace) -> int:
     if getattr(args, "others", False) and result.consistent:
         out["others"] = others_json(rep, facts, view)
     status = 1 if errors or not result.consistent else 0
-    out["legend"] = legend(rules)
+    weighed = sum(1 for f in facts if f.weighted and view.sees(f))
+    out["weighted_choices"] = weighed
+    out["legend"] = legend(rules, weighed)
     out["status"] = status
     if args.format == "json":
         print(json_text(out, indent=1, default=str))
@@ -125,8 +127,13 @@ def others_text(seat: str, others: dict[str, Any]) -> list[str]:
     return lines
 
 
-def legend(rules: Ruleset) -> str:
-    """How the chances are counted, in the rule file's words (``deal: solution: chances:``)."""
+def legend(rules: Ruleset, weighed: int = 0) -> str:
+    """How the chances are counted, in the rule file's words (``deal: solution: chances:``), or,
+    when the viewpoint saw ``weighed`` choices a rule option says are made at random
+    (``chosen_among``), that the chances weigh them."""
+    if weighed:
+        return (f"chances weigh each deal by how likely it makes the {weighed} choice{'s' * (weighed != 1)} "
+                "seen, each taken as made at random among those open (a rule option)")
     return rules.solution_word("chances", "chances under a uniform deal")
 
 
@@ -303,7 +310,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
         lines.append(f"{solve.get('count'):,} deals fit" if len(decks) == 1 else
                      f"{solve.get('count'):,} worlds fit (a deal of each: {', '.join(decks)})")
     if "explain" not in out:  # --explain answers one question: the table is the plain call's
-        lines += _tables(rules, rep, solve, width)
+        lines += _tables(rules, rep, solve, width, out.get("legend") or legend(rules))
     if "explain" in out:
         ex = out["explain"]
         card = ex[_noun(rules, rep)]
@@ -333,7 +340,7 @@ def render_text(rules: Ruleset, rep: Replay, out: dict[str, Any], width: int = 8
     return "\n".join(lines)
 
 
-def _tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int) -> list[str]:
+def _tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int, said: str) -> list[str]:
     """The solution's cards with their chances (by zone or by group), the cards per group and
     the remaining solutions listed: the body of ``solve``'s answer."""
     word = rules.solution_word
@@ -341,7 +348,7 @@ def _tables(rules: Ruleset, rep: Replay, solve: dict[str, Any], width: int) -> l
     tables = zone_tables(rules, rep, solve, width)
     lines += ["", *(tables or [desk(rules, rep, solve, width)]),
               f"(! {word('certainly_in', 'certainly in the solution')}, "
-              f"x {word('certainly_out', 'certainly not in the solution')}; {legend(rules)})"]
+              f"x {word('certainly_out', 'certainly not in the solution')}; {said})"]
     deck = rep.deal.solution_deck
     groups = deck.constraints[0] if deck is not None and deck.constraints else None
     patterns = solve.get("pattern_probabilities") or []

@@ -101,7 +101,11 @@ def all_worlds(deal: Deal) -> tuple[World, ...]:
 
 @dataclass(frozen=True, eq=False)
 class BruteKnowledge:
-    """The worlds fitting the facts so far, filtered one fact at a time."""
+    """The worlds fitting the facts so far, filtered one fact at a time.
+
+    A weighted fact (:attr:`Fact.likelihood`) keeps a world with its weight divided by
+    the fact's :meth:`~Fact.divisor` there: chances are weighted, counts are not.
+    """
 
     deal: Deal
     remaining: tuple[World, ...]
@@ -113,7 +117,10 @@ class BruteKnowledge:
         return cls(deal, all_worlds(deal))
 
     def with_fact(self, fact: Fact) -> "BruteKnowledge":
-        return BruteKnowledge(self.deal, tuple(w for w in self.remaining if fact.holds(w.zones)))
+        kept = tuple(w for w in self.remaining if fact.holds(w.zones))
+        if fact.weighted:
+            kept = tuple(World(w.zones, w.weight / fact.divisor(w.zones), w.pattern, w.solution) for w in kept)
+        return BruteKnowledge(self.deal, kept)
 
     def with_facts(self, facts: Iterable[Fact]) -> "BruteKnowledge":
         return add_facts(self, facts)

@@ -26,6 +26,13 @@ cards) leave the subsets altogether, so a player's view runs on 2**13 subsets
 or fewer.  Facts about several owners at once are refused
 (:class:`NotExact`; :func:`applicable` says in advance).
 
+A weighted fact (a choice made at random among k, k counted in one part)
+gives the part's configurations whole-number weights (``L / k``, the
+part's common factor taken out): its zeta columns sum weights, not
+configurations, so the chances are weighted; the count of deals comes from
+the same knowledge without weights.  Weights that could pass 2**63 in all
+hand the facts on (:class:`NotExact`).
+
 One piece (over 800 lines): the parts' tables, their transforms and the
 cofactors are one computation over one layout of the subsets.
 
@@ -47,14 +54,14 @@ import itertools
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, reduce
-from math import prod
+from math import gcd, lcm, prod
 from operator import or_
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
 from ..spec.dealmodel import Deal, DealError, multinomial
-from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not, Or
+from ..spec.facts import OPS, And, Atom, Const, Fact, FactError, Formula, Not, Or
 from ..spec.tally import Tally
 from .errors import Inconsistent, SolverError
 
@@ -343,10 +350,35 @@ def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
     try:
         layout = _layout(deal)
         for fact in facts:
-            layout.part_of(fact.formula)
+            p = layout.part_of(fact.formula)
+            if fact.weighted:
+                _likelihood_part(layout, fact, p)
     except (NotExact, DealError):
         return False
     return True
+
+
+def _likelihood_part(layout: _Layout, fact: Fact, p: int | None) -> int | None:
+    """The one part a weighted fact speaks of, its likelihood included (:class:`NotExact` if several)."""
+    lik = fact.likelihood
+    for part in (lik if isinstance(lik, tuple) else (lik >= 1,)):
+        q = layout.part_of(part)
+        if p is not None and q is not None and p != q:
+            raise NotExact("a fact weighed by a count in another owner's zones")
+        p = q if p is None else p
+    return p
+
+
+def _divisors(layout: _Layout, p: int, lik) -> np.ndarray:
+    """(m, h) int64: k of a likelihood in every configuration of part ``p`` (the choices that hold,
+    or a count: the number of j >= 1 it reaches)."""
+    if isinstance(lik, tuple):
+        return sum(layout.truth(p, f).astype(np.int64) for f in lik)
+    _lo, hi = lik.bounds()
+    k = np.zeros(layout.parts[p].shape, np.int64)
+    for j in range(1, hi + 1):
+        k += layout.truth(p, lik >= j)
+    return k
 
 
 # -- one part under the universe of cards still in play --------------------------------
@@ -384,7 +416,8 @@ class _Reduced:
     settled: bool                               # one configuration left
 
     @staticmethod
-    def of(part: _Part, valid: np.ndarray, frame: _Frame, index: int) -> "_Reduced":
+    def of(part: _Part, valid: np.ndarray, frame: _Frame, index: int, weight: np.ndarray | None = None
+           ) -> "_Reduced":
         others = [f for q, f in enumerate(frame.fixed) if q != index]
         foreign = sum(m for m, _h in others)
         hforeign = sum(h for _m, h in others)
@@ -395,9 +428,15 @@ class _Reduced:
         configs, zetas, seen = [], [], {}
         for j in np.flatnonzero(allowed.any(axis=0)):
             key = allowed[:, j].tobytes()
+            if weight is not None:  # a configuration counts its weight (a class shares them too)
+                key += weight[allowed[:, j], j].tobytes()
             if key not in seen:
                 seen[key] = len(zetas)
-                column = np.bincount(rows[allowed[:, j]], minlength=size).astype(_U64)
+                if weight is None:
+                    column = np.bincount(rows[allowed[:, j]], minlength=size).astype(_U64)
+                else:
+                    column = np.zeros(size, _U64)
+                    np.add.at(column, rows[allowed[:, j]], weight[allowed[:, j], j].astype(_U64))
                 zetas.append(_sum_over_subsets(column, frame.n))
             configs.append((int(j), int(hrows[j]), seen[key]))
         offers: dict[int, np.ndarray] = {}
@@ -587,6 +626,9 @@ class DPKnowledge:
     _reduced: list = field(repr=False, compare=False)  # per part: _Reduced, filled on demand
     #: Where a fact this engine does not count sends every fact (None: :class:`NotExact` is raised).
     fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = field(default=None, repr=False, compare=False)
+    #: Per part, whole-number weights of its configurations (None: no weighted fact yet; see
+    #: :meth:`_weigh`): the chances weigh them, the count of deals does not.
+    _weight: tuple[np.ndarray | None, ...] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def initial(cls, deal: Deal, fallback: Callable[[Deal, tuple[Fact, ...]], object] | None = None
@@ -619,32 +661,67 @@ class DPKnowledge:
 
     def with_fact(self, fact: Fact) -> "DPKnowledge":
         """The knowledge after one more fact (:class:`NotExact` if it ties several owners)."""
-        facts = self.facts + (fact,)
+        facts, weight = self.facts + (fact,), self._weight
         try:
             p = self._layout.part_of(fact.formula)
+            if fact.weighted:
+                p = _likelihood_part(self._layout, fact, p)
         except NotExact:
             if self.fallback is None:
                 raise
             return self.fallback(self.deal, facts)  # type: ignore[return-value]
         if self._frame is None:
-            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback)
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback, weight)
         if p is None:
             if fact.formula.holds({}):
                 return DPKnowledge(self.deal, facts, self._layout, self._valid, self._frame, self._reduced,
-                                   self.fallback)
-            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback)
+                                   self.fallback, weight)
+            return DPKnowledge(self.deal, facts, self._layout, self._valid, None, [], self.fallback, weight)
         ok = self._valid[p] & self._layout.truth(p, fact.formula)
         valid = self._valid[:p] + (ok,) + self._valid[p + 1:]
+        if fact.weighted:
+            try:
+                weight = self._weigh(p, ok, fact)
+            except NotExact:
+                if self.fallback is None:
+                    raise
+                return self.fallback(self.deal, facts)  # type: ignore[return-value]
         frame = self._frame_of(self._layout, valid, list(self._frame.fixed), [p])
         if frame is None:
-            return DPKnowledge(self.deal, facts, self._layout, valid, None, [], self.fallback)
+            return DPKnowledge(self.deal, facts, self._layout, valid, None, [], self.fallback, weight)
         if frame.keep == self._frame.keep and frame.hidden_keep == self._frame.hidden_keep \
                 and frame.fixed == self._frame.fixed:
             reduced = list(self._reduced)
             reduced[p] = None
         else:
             reduced = [None] * len(valid)
-        return DPKnowledge(self.deal, facts, self._layout, valid, frame, reduced, self.fallback)
+        return DPKnowledge(self.deal, facts, self._layout, valid, frame, reduced, self.fallback, weight)
+
+    def _weigh(self, p: int, ok: np.ndarray, fact: Fact) -> tuple[np.ndarray | None, ...]:
+        """The parts' weights after a weighted fact about part ``p`` (``ok``: where the facts hold):
+        each configuration's weight times ``L / k``, L the common multiple of k where ``ok``, then
+        the part's common factor taken out; :class:`NotExact` when the weights could pass 2**63."""
+        k = _divisors(self._layout, p, fact.likelihood)
+        held = k[ok]
+        if held.size and held.min() < 1:
+            raise FactError("a choice among fewer than one possibility in a world where the fact holds")
+        common = lcm(*np.unique(held).tolist()) if held.size else 1
+        factor = np.where(ok, common // np.maximum(k, 1), 0).astype(object)
+        old = None if self._weight is None else self._weight[p]
+        table = factor if old is None else factor * old.astype(object)
+        nonzero = table[table != 0]
+        shared = gcd(*nonzero.tolist()) if nonzero.size else 1
+        table = table // (shared or 1)
+        weights = list(self._weight or [None] * len(self._valid))
+        weights[p] = table
+        top = self.deal.deals()
+        for w in weights:
+            if w is not None and w.size:
+                top *= int(w.max())
+        if top >= 2**63:
+            raise NotExact(f"the weights of the choices seen may sum to {top:,}, beyond 2**63")
+        weights[p] = table.astype(np.int64)
+        return tuple(weights)
 
     def with_facts(self, facts: Iterable[Fact]) -> "DPKnowledge":
         knowledge = self
@@ -657,7 +734,8 @@ class DPKnowledge:
     def _part(self, p: int) -> _Reduced:
         assert self._frame is not None
         if self._reduced[p] is None:
-            self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p)
+            weight = None if self._weight is None else self._weight[p]
+            self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p, weight)
         return self._reduced[p]
 
     def _forward(self) -> _Chain:
@@ -767,15 +845,21 @@ class DPKnowledge:
         return _exact(self._chain().total * self._layout.rest)
 
     def count(self) -> int:
-        """How many worlds (full deals of every deck) fit the facts."""
-        return self._total
+        """How many worlds (full deals of every deck) fit the facts (unweighted)."""
+        return self._total if self._weight is None else self._plain._total
+
+    @cached_property
+    def _plain(self) -> "DPKnowledge":
+        """This knowledge without weights: what counts the deals."""
+        return DPKnowledge(self.deal, self.facts, self._layout, self._valid, self._frame,
+                           [None] * len(self._valid), self.fallback)
 
     def consistent(self) -> bool:
         return self.count() > 0
 
     @cached_property
     def _counts(self) -> _Counts:
-        total = self.count()
+        total = self._total  # weighted, with weighted facts
         if total == 0:
             raise Inconsistent("no deal fits the facts")
         layout, parts = self._layout, self._layout.parts
@@ -842,7 +926,10 @@ class DPKnowledge:
                 acc += cofactor[i]
             _sum_over_subsets(acc, self._frame.n, supersets=True)  # type: ignore[union-attr]
             rows = red.allowed[:, members[0][0]]  # the same for every member of the class
-            weights[rows] += acc[red.rows[rows]].view(np.int64) * rest
+            through = acc[red.rows[rows]].view(np.int64) * rest
+            if self._weight is not None and self._weight[p] is not None:  # the same weights too
+                through = through * self._weight[p][rows, members[0][0]]
+            weights[rows] += through
             _give([acc])
         return weights, hidden_mass
 

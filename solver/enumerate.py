@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from ..spec.dealmodel import Deal, DealError, Deck
-from ..spec.facts import OPS, And, Atom, Const, Fact, Formula, Not
+from ..spec.facts import OPS, And, Atom, Const, Fact, FactError, Formula, Lin, Not
 from .engine import Knowledge, add_facts
 from .errors import Inconsistent, SolverError, TooBig
 from .frame import Frame, Pin, constraint_blocks, frame_of, pins_conflict, validate
@@ -233,7 +233,10 @@ class Space:
                          lambda truth: np.full(self.valid.shape, _ONES if truth else 0, _LE64))
 
     def prepare(self, fact: Fact) -> Prepared | None:
-        """The fact's mask and pins, or None when it does not project."""
+        """The fact's mask and pins, or None when it does not project (a weighted fact never
+        does: solutions are counted, not the deals a weight depends on)."""
+        if fact.weighted:
+            return None
         projection = self.frame.project(fact.formula)
         if projection is None:
             return None
@@ -547,6 +550,29 @@ class FullSpace:
         """The worlds where the fact holds (bool, shared by viewpoints)."""
         return _evaluate(fact.formula, self._atom_mask, lambda truth: np.full(self.weight.shape, truth))
 
+    def divisors(self, fact: Fact, where: np.ndarray) -> np.ndarray:
+        """A weighted fact's divisor k in every world (1 where the fact does not hold)."""
+        lin = fact.likelihood
+        assert lin is not None
+        if isinstance(lin, tuple):  # the choices open: those whose formula holds
+            total = np.zeros(self.weight.shape, np.int64)
+            for choice in lin:
+                total += self.prepare(Fact(choice))
+            lin = Lin(())
+        else:
+            total = np.full(self.weight.shape, lin.constant, np.int64)
+        for card, zones, w in lin.terms:
+            row = self.index.get(card)
+            places = [self.zone_index[z] for z in zones if z in self.zone_index]
+            if row is None or not places:
+                continue
+            lookup = np.zeros(len(self.zones), np.int64)
+            lookup[places] = w
+            total += lookup[self.table[row]]
+        if (total[where] < 1).any():
+            raise FactError("a choice among fewer than one possibility in a world where the fact holds")
+        return np.where(where, total, 1)
+
     def decode(self, world: int) -> frozenset[str]:
         """The solution of one world."""
         return frozenset(c for c, inside in zip(self.solution_cards, self.inside[:, world]) if inside)
@@ -570,6 +596,7 @@ class FullKnowledge:
     space: FullSpace
     mask: np.ndarray  # bool (n_worlds,)
     facts: tuple[Fact, ...]
+    likelihood: np.ndarray | None = None  # float64 (n_worlds,): product of 1/k of weighted facts
 
     worlds = "deals"
 
@@ -585,7 +612,11 @@ class FullKnowledge:
 
     def with_prepared(self, fact: Fact, prepared: np.ndarray) -> "FullKnowledge":
         """Add a fact whose :meth:`FullSpace.prepare` is ``prepared``."""
-        return FullKnowledge(self.deal, self.space, self.mask & prepared, self.facts + (fact,))
+        mask, likelihood = self.mask & prepared, self.likelihood
+        if fact.weighted:
+            factor = 1.0 / self.space.divisors(fact, mask)
+            likelihood = factor if likelihood is None else likelihood * factor
+        return FullKnowledge(self.deal, self.space, mask, self.facts + (fact,), likelihood)
 
     def with_facts(self, facts: Iterable[Fact]) -> "FullKnowledge":
         return add_facts(self, facts)
@@ -599,6 +630,8 @@ class FullKnowledge:
         """Prior of the worlds left, normalised (raises when none is left)."""
         _require(self._count)
         w = np.where(self.mask, self.space.weight, 0.0)
+        if self.likelihood is not None:
+            w = w * self.likelihood
         return w / w.sum()
 
     @cached_property

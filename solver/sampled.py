@@ -17,6 +17,11 @@ law is the prior restricted to the fitting deals).  A chain's samples are
 correlated: its intervals count one sample per :data:`THIN` sweeps of the
 deck and are marked ``method="chain"``.
 
+A weighted fact (:attr:`Fact.likelihood`: a choice made at random among k)
+weighs each deal by 1/k: rejection keeps a fitting deal with that chance
+(still independent, exact in distribution), the chain's target is the prior
+times the weights.
+
 >>> from ruleslawyer.spec.dealmodel import Deck, Zone
 >>> from ruleslawyer.spec.facts import member
 >>> deck = Deck("d", tuple("abcd"), (Zone("x", "x", None, 1), Zone("y", "y", None, 3)))
@@ -182,9 +187,16 @@ def sample(deal: Deal, facts: tuple[Fact, ...], samples: int, seed: int,
     if any(len(d.constraints) > 1 for d in deal.decks):
         raise NeedsCounting("estimating chances of a deck with several group constraints is not supported")
     rng = random.Random(seed)
+    weighted = [f for f in facts if f.weighted]
+
+    def fits(w: dict[str, str]) -> bool:
+        if not all(f.holds(w) for f in facts):
+            return False
+        return not weighted or rng.random() < _likelihood(weighted, w)
+
     if force != "chain":
         pilot = max(200, samples // 4)
-        kept = [w for w in (_draw(deal, rng) for _ in range(pilot)) if all(f.holds(w) for f in facts)]
+        kept = [w for w in (_draw(deal, rng) for _ in range(pilot)) if fits(w)]
         rate = len(kept) / pilot
         if force == "rejection" or rate >= MIN_ACCEPTANCE:
             tries = pilot
@@ -193,10 +205,15 @@ def sample(deal: Deal, facts: tuple[Fact, ...], samples: int, seed: int,
                     raise Inconsistent("no sampled deal fits the facts")
                 w = _draw(deal, rng)
                 tries += 1
-                if all(f.holds(w) for f in facts):
+                if fits(w):
                     kept.append(w)
             return kept[:samples], "rejection", len(kept) / tries
     return _chain(deal, facts, samples, rng), "chain", None
+
+
+def _likelihood(weighted: list[Fact], world: dict[str, str]) -> float:
+    """The product of 1/k of the weighted facts in a deal where they hold."""
+    return 1.0 / math.prod(f.divisor(world) for f in weighted)
 
 
 def _draw(deal: Deal, rng: random.Random) -> dict[str, str]:
@@ -212,9 +229,15 @@ def _chain(deal: Deal, facts: tuple[Fact, ...], samples: int, rng: random.Random
     for f in facts:
         for c in f.cards():
             by_card.setdefault(c, []).append(f)
+    weighted = [f for f in facts if f.weighted]
     decks = [d for d in deal.decks if len(d.zones) > 1]
     cards = [c for d in decks for c in d.cards]
-    weight = _prior_weight(deal, world)
+
+    def target(w: dict[str, str]) -> float:
+        prior = _prior_weight(deal, w)
+        return prior * _likelihood(weighted, w) if weighted and prior else prior
+
+    weight = target(world)
     sweep = max(1, len(cards))
     out = []
     for step in range(sweep * THIN * (samples + 50)):  # 50 samples' worth of burn-in
@@ -223,9 +246,9 @@ def _chain(deal: Deal, facts: tuple[Fact, ...], samples: int, rng: random.Random
         if world[a] != world[b]:
             world[a], world[b] = world[b], world[a]
             touched = {id(f): f for f in by_card.get(a, []) + by_card.get(b, [])}
-            new_weight = _prior_weight(deal, world)
-            if new_weight == 0 or not all(f.holds(world) for f in touched.values()) \
-                    or rng.random() >= min(1.0, new_weight / weight):
+            fit = all(f.holds(world) for f in touched.values())
+            new_weight = target(world) if fit else 0
+            if new_weight == 0 or rng.random() >= min(1.0, new_weight / weight):
                 world[a], world[b] = world[b], world[a]
             else:
                 weight = new_weight

@@ -71,7 +71,7 @@ from ..spec.dealmodel import Deal, Deck, DealError
 from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
-from .zonetable import zone_table
+from .zonetable import weight_table, zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
 
@@ -176,16 +176,30 @@ def _zone_of(shape: _Shape, formula: Formula) -> int | None:
     return shape.zone_index[zones.pop()] if zones else None
 
 
+def _fact_zone(shape: _Shape, fact: Fact) -> int | None:
+    """:func:`_zone_of` a fact, its likelihood (the count its weight divides by) included."""
+    z = _zone_of(shape, fact.formula)
+    if fact.likelihood is None:
+        return z
+    parts = fact.likelihood if isinstance(fact.likelihood, tuple) else (fact.likelihood == 0,)
+    for part in parts:  # the choices, or an atom over the count's terms
+        w = _zone_of(shape, part)
+        if z is not None and w is not None and z != w:
+            raise NotLocal("a fact weighed by a count in another zone")
+        z = z if z is not None else w
+    return z
+
+
 def applicable(deal: Deal, facts: Iterable[Fact] = ()) -> bool:
     """True when :class:`ZoneKnowledge` counts this deal under these facts.
 
     One deck; the solution one zone; each group constraint on one zone with
-    one pattern; every fact speaks of one zone.
+    one pattern; every fact speaks of one zone (and a weighted fact's count too).
     """
     try:
         shape = _shape(deal)
         for fact in facts:
-            _zone_of(shape, fact.formula)
+            _fact_zone(shape, fact)
     except (NotLocal, DealError):
         return False
     return True
@@ -251,34 +265,48 @@ def _unit(formula: Formula, zone_id: str) -> tuple[bool, tuple[str, ...]] | None
     return None
 
 
-def _reduce(shape: _Shape, facts: Sequence[Fact]) -> _Reduced | None:
+def _reduce(shape: _Shape, facts: Sequence[Fact], weigh: bool = False) -> _Reduced | None:
     """Simplify the facts zone by zone (None: no world fits).
 
     Facts that only put cards in a zone or keep them out of it ("cannot answer", a
     player's own hand) are applied card by card, never as a truth table: a zone's table
-    grows with the cards its other facts name only."""
+    grows with the cards its other facts name only.  ``weigh``: a weighted fact's zone
+    table holds whole-number weights (:func:`~solver.zonetable.weight_table`), the cards its
+    likelihood counts among the zone's relevant cards; else weights are left out."""
     by_zone: dict[int, list[Formula]] = {}
+    weights: dict[int, list] = {}
     units: list[tuple[int, bool, tuple[int, ...]]] = []
     for fact in facts:
-        z = _zone_of(shape, fact.formula)
+        z = _fact_zone(shape, fact)
         if z is None:
             if not fact.formula.holds({}):
                 return None
             continue
-        unit = _unit(fact.formula, shape.zones[z])
-        if unit is not None and all(c in shape.card_index for c in unit[1]):
-            units.append((z, unit[0], tuple(shape.card_index[c] for c in unit[1])))
-            continue
+        if weigh and fact.likelihood is not None:
+            weights.setdefault(z, []).append(fact.likelihood)
+        else:
+            unit = _unit(fact.formula, shape.zones[z])
+            if unit is not None and all(c in shape.card_index for c in unit[1]):
+                units.append((z, unit[0], tuple(shape.card_index[c] for c in unit[1])))
+                continue
         by_zone.setdefault(z, []).append(fact.formula)
     cards = shape.deck.cards
     zones = []
     for z, zone_id in enumerate(shape.zones):
-        named = sorted({shape.card_index[c] for f in by_zone.get(z, ()) for a in f.atoms()
-                        for c, zs, _w in a.lin.terms if zone_id in zs and c in shape.card_index})
+        lins = [a.lin for f in by_zone.get(z, ()) for a in f.atoms()]
+        for lin in weights.get(z, []):
+            lins += [a.lin for f in lin for a in f.atoms()] if isinstance(lin, tuple) else [lin]
+        named = sorted({shape.card_index[c] for lin in lins
+                        for c, zs, _w in lin.terms if zone_id in zs and c in shape.card_index})
         if len(named) > MAX_ZONE_CARDS:
             raise _limit_error(f"the facts about zone {zone_id} name {len(named)} cards", len(named),
                                "MAX_ZONE_CARDS", MAX_ZONE_CARDS)
         table = zone_table(zone_id, [cards[i] for i in named], by_zone.get(z, ()))
+        if z in weights:
+            try:
+                table = weight_table(zone_id, [cards[i] for i in named], table, weights[z])
+            except OverflowError as error:
+                raise TooBig(f"zone {zone_id}: {error}") from None
         zones.append(_Zone(shape.sizes[z], list(shape.patterns[z]), named, table))
     everywhere = frozenset(range(len(shape.zones)))
     allowed = {c: everywhere for c in range(len(cards))}
@@ -590,9 +618,10 @@ class _Hand(_Side):
     def table_for(self, minus: int | None) -> np.ndarray:
         k = len(self.zone.cards)
         out = np.zeros((1 << k, self.kcomp.shape[1]), _U64)
+        weighed = self.zone.table.dtype != bool
         for vec, rows in self.by_size.items():
             a = np.zeros(1 << k, _U64)
-            a[rows] = 1
+            a[rows] = self.zone.table[rows] if weighed else 1
             _sum_over_subsets(a, k)
             out += a[:, None] * self.coef(vec, minus)[None, :]
         return out
@@ -663,6 +692,8 @@ class _Hand(_Side):
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
                 val[rows] = w[rows] @ self.coef(vec, None)
+            if self.zone.table.dtype != bool:  # each content's weight
+                val *= self.zone.table
             for c, s in zip(self.zone.cards, _bit_sums(val, k)):
                 counts[cards[c]][zid] = s
         bit = {c: i for i, c in enumerate(terms.relevant)}
@@ -721,13 +752,16 @@ class _Solution(_Side):
         top = int(kv_groups.max(initial=0)) + 1
         radix = top ** np.arange(len(zone.pattern), dtype=np.int64)
         fits = ((need >= 0) & (need < top)).all(axis=1)
-        match = ((need @ radix)[:, None] == (kv_groups @ radix)[None, :]) & (fits & zone.table)[:, None]
+        match = ((need @ radix)[:, None] == (kv_groups @ radix)[None, :]) & (fits & (zone.table if zone.table.dtype == bool else zone.table != 0))[:, None]
         radix_e = [len(terms.types[i]) + 1 for i in mine]
         e_comp = np.indices(radix_e).reshape(len(mine), -1) if mine else np.zeros((0, 1), np.int64)
         coef = np.ones((kv.shape[1], e_comp.shape[1]), _U64)
         for row in range(len(mine)):
             coef *= _binoms(e_comp[row][None, :], kv[row][:, None])
-        zeta = _sum_over_subsets(match.astype(_U64), k)
+        zeta = match.astype(_U64)
+        if zone.table.dtype != bool:  # each content's weight
+            zeta *= zone.table[:, None]
+        zeta = _sum_over_subsets(zeta, k)
         fm = np.zeros(terms.M, np.int64)
         stride = 1
         for row in reversed(range(len(mine))):
@@ -766,6 +800,8 @@ class _Solution(_Side):
             gamma *= _binoms(n - self.kv[row][None, :], e_comp[row][:, None] - self.kv[row][None, :])
         y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
         worlds = np.where(self.match, y, _U64(0))
+        if self.zone.table.dtype != bool:  # each content's weight
+            worlds *= self.zone.table[:, None]
         contents = np.ones(self.kv.shape[1], _U64)
         for row, i in enumerate(self.mine):
             contents *= _binoms(len(terms.types[i]), self.kv[row])
@@ -886,7 +922,7 @@ class ZoneKnowledge:
 
     def with_fact(self, fact: Fact):  # -> Knowledge
         try:
-            _zone_of(_shape(self.deal), fact.formula)
+            _fact_zone(_shape(self.deal), fact)
         except NotLocal:
             if self.fallback is None:
                 raise
@@ -900,20 +936,57 @@ class ZoneKnowledge:
         return knowledge
 
     @cached_property
+    def _weighted(self) -> bool:
+        return any(f.weighted for f in self.facts)
+
+    @cached_property
     def _reduced(self) -> _Reduced | None:
-        return _reduce(_shape(self.deal), self.facts)
+        return _reduce(_shape(self.deal), self.facts, weigh=self._weighted)
 
     @cached_property
     def _counts(self) -> _Counts | None:
-        """The counts (None: no deal fits); :class:`TooBig` past a limit."""
-        if self._reduced is None:
+        """The counts (None: no deal fits); :class:`TooBig` past a limit.  With weighted
+        facts, weighted sums of deals (the chances), each deal's weight a whole number: at
+        most the deals left times the largest weight of each zone, below 2**63 or refused."""
+        if not self._weighted:
+            return self._plain
+        if self._plain is None or self._reduced is None:
             return None
+        top = self._plain.total
+        for zone in self._reduced.zones:
+            if zone.table.dtype != bool:
+                shared = np.gcd.reduce(zone.table[zone.table != 0]) if zone.table.any() else 1
+                if shared > 1:  # a factor every deal of the zone shares (left by the simplification)
+                    zone.table = zone.table // shared
+                top *= int(zone.table.max())
+        if top >= 2**63:
+            raise TooBig(f"the weights of the choices seen may sum to {top:,}, beyond 2**63")
         counts = _count(_shape(self.deal), self._reduced)
         return counts if counts.total else None
 
     @cached_property
+    def _plain(self) -> _Counts | None:
+        """The counts of deals, unweighted (:attr:`_counts` without weighted facts)."""
+        reduced = _reduce(_shape(self.deal), self.facts) if self._weighted else self._reduced
+        if reduced is None:
+            return None
+        counts = _count(_shape(self.deal), reduced)
+        return counts if counts.total else None
+
+    @cached_property
+    def _plain_over(self) -> TooBig | None:
+        """The limit counting the deals reaches, if any (then counts come from :attr:`_beyond`)."""
+        try:
+            self._plain  # noqa: B018 - computed once, kept
+        except TooBig as error:
+            return error
+        return None
+
+    @cached_property
     def _over(self) -> TooBig | None:
-        """The limit counting reaches, if any (then every answer comes from :attr:`_beyond`)."""
+        """The limit counting reaches, if any (then the chances come from :attr:`_beyond`)."""
+        if self._plain_over is not None:
+            return self._plain_over
         try:
             self._counts  # noqa: B018 - computed once, kept
         except TooBig as error:
@@ -931,15 +1004,15 @@ class ZoneKnowledge:
         return self._over is not None
 
     def count(self) -> int:
-        """How many deals fit the facts."""
-        if self._over is not None:
+        """How many deals fit the facts (unweighted)."""
+        if self._plain_over is not None:
             return self._beyond.count()
-        return self._counts.total if self._counts else 0
+        return self._plain.total if self._plain else 0
 
     def consistent(self) -> bool:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.consistent()
-        return self._counts is not None
+        return self._plain is not None
 
     def _require(self) -> _Counts:
         if self._over is not None:
@@ -949,12 +1022,12 @@ class ZoneKnowledge:
         return self._counts
 
     def solution_count(self) -> int:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.solution_count()
-        return self._counts.solution_count if self._counts else 0
+        return self._plain.solution_count if self._plain else 0
 
     def determined(self) -> bool:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.determined()
         return self.solution_count() == 1
 
@@ -962,19 +1035,22 @@ class ZoneKnowledge:
         return self.deal.solution[0]
 
     def solution_counts(self) -> dict[str, int]:
-        """Card -> deals where it is in the solution (exact)."""
+        """Card -> deals where it is in the solution (exact; weighted sums with weighted facts)."""
         counts, zone = self._require(), self._solution_zone()
         return {c: counts.zones[c][zone] for c in self.deal.solution_cards}
 
     def zone_counts(self) -> dict[str, dict[str, int]]:
-        """Card -> zone -> deals where the card lies there (exact)."""
+        """Card -> zone -> deals where the card lies there (exact; weighted sums with weighted facts)."""
         return {c: dict(z) for c, z in self._require().zones.items()}
 
     def status(self) -> dict[str, str]:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.status()
-        total = self._require().total
-        return {c: "in" if n == total else "out" if n == 0 else "open" for c, n in self.solution_counts().items()}
+        if self._plain is None:
+            raise Inconsistent("no deal fits the facts")
+        total, zone = self._plain.total, self._solution_zone()  # deals: weights change no status
+        return {c: "in" if n == total else "out" if n == 0 else "open"
+                for c, n in ((c, self._plain.zones[c][zone]) for c in self.deal.solution_cards)}
 
     def probabilities(self) -> dict[str, float]:
         if self._over is not None:
@@ -1006,9 +1082,9 @@ class ZoneKnowledge:
         return self._beyond.samples() if self._over is not None else None
 
     def solutions(self, limit: int) -> list[frozenset[str]] | None:
-        if self._over is not None:
+        if self._plain_over is not None:
             return self._beyond.solutions(limit)
-        counts = self._counts
+        counts = self._plain
         if counts is None:
             return []
         if counts.solution_count > limit:

@@ -13,14 +13,15 @@ tables it built, by zone, named cards and facts, within a byte budget
 from __future__ import annotations
 
 from collections import OrderedDict
+from math import gcd, lcm
 from typing import Sequence
 
 import numpy as np
 
-from ..spec.facts import OPS, And, Atom, Const, Formula, Not, Or
+from ..spec.facts import OPS, And, Atom, Const, FactError, Formula, Lin, Not, Or
 from .enumerate import _limit
 
-__all__ = ["truth", "zone_table", "TABLE_BYTES"]
+__all__ = ["truth", "zone_table", "weight_table", "TABLE_BYTES"]
 
 #: Bytes of truth tables kept between calls (least recently used first out).
 TABLE_BYTES = _limit("TABLE_BYTES", 64 << 20)
@@ -86,3 +87,42 @@ def zone_table(zone: str, cards: Sequence[str], formulas: Sequence[Formula]) -> 
         table.flags.writeable = False
         _TABLES.put(key, table)
     return table
+
+
+def weight_table(zone: str, cards: Sequence[str], table: np.ndarray,
+                 likelihoods: Sequence["Lin | tuple[Formula, ...]"]) -> np.ndarray:
+    """``table`` (bool) with each allowed subset weighed by the product of ``1/k`` over the
+    likelihoods (a count, or choices as formulas: k those that hold), scaled to whole numbers:
+    uint64, the common multiple of each ``k``'s values taken out, then the entries' greatest
+    common divisor (a factor every world shares).
+
+    >>> from ruleslawyer.spec.facts import count
+    >>> t = np.array([False, True, True, True])
+    >>> weight_table("h", ("a", "b"), t, (count(["a", "b"], {"h"}),)).tolist()
+    [0, 2, 2, 1]
+    >>> weight_table("h", ("a", "b"), t, ((count(["a"], {"h"}) == 1, count(["b"], {"h"}) == 1),)).tolist()
+    [0, 2, 2, 1]
+    """
+    subs = np.arange(len(table), dtype=np.int64)
+    index = {c: i for i, c in enumerate(cards)}
+    out = [1] * len(table)
+    for lin in likelihoods:
+        if isinstance(lin, tuple):
+            k = np.zeros(len(table), np.int64)
+            for choice in lin:
+                k += truth(choice, zone, cards, subs)
+        else:
+            k = np.full(len(table), lin.constant, np.int64)
+            for card, zs, w in lin.terms:
+                if zone in zs and card in index:
+                    k += w * ((subs >> index[card]) & 1)
+        held = k[table]
+        if len(held) and held.min() < 1:
+            raise FactError("a choice among fewer than one possibility in a world where the fact holds")
+        common = lcm(*(int(v) for v in np.unique(held))) if len(held) else 1
+        out = [o * (common // int(v)) if t else 0 for o, v, t in zip(out, k.tolist(), table.tolist())]
+    shared = gcd(*out) or 1
+    top = max(out) // shared
+    if top >= 2**63:
+        raise OverflowError("a zone's weights are too large to count exactly")
+    return np.array([o // shared for o in out], np.uint64)

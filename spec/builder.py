@@ -322,11 +322,12 @@ class Builder:
             when = self.expr(ob, "when") if "when" in ob else None
             says = self.template(ob, "says") if "says" in ob else None
             withdraws = self.expr(ob, "withdraws") if "withdraws" in ob else None
+            chosen = self.expr(ob, "chosen_among") if "chosen_among" in ob else None
             if "check" in ob:
                 self.refs.append(("log check", str(ob["check"]), position_of(ob, "check")))
             if fact is not None and seen is not None:
                 observe.append(Observation(fact, seen, when, says, self.cite(ob), ob.pos,  # type: ignore[arg-type]
-                                           str(ob["check"]) if "check" in ob else None, withdraws))
+                                           str(ob["check"]) if "check" in ob else None, withdraws, chosen))
         claims = self.expr(node, "claims") if "claims" in node else None
         due = self.expr(node, "due") if "due" in node else None
         return Move(name, self.cite(node), tuple(params), requires, tuple(observe),  # type: ignore[arg-type]

@@ -357,6 +357,11 @@ class Fact:
     """A formula with who learns it and where it came from.
 
     ``viewers`` is None when everyone learns it, else the players who do.
+    ``likelihood`` (None: every world counts once) gives a number k of the world:
+    what was seen was one of k equally likely choices, so each world the fact keeps
+    is weighed by 1/k.  Either a count (:class:`Lin`: a player who shows one of the
+    k named cards they hold) or the choices as formulas, k those that hold in the
+    world (a liar who may add or take away one, when each is open).
     ``source`` is opaque to the engines (the caller's handle on the move or
     record behind the fact); ``text`` says it in the game's words.
 
@@ -369,10 +374,16 @@ class Fact:
     viewers: frozenset[str] | None = None
     source: Any = field(default=None, compare=False)
     text: str | None = field(default=None, compare=False)
+    likelihood: "Lin | tuple[Formula, ...] | None" = None
 
     @property
     def public(self) -> bool:
         return self.viewers is None
+
+    @property
+    def weighted(self) -> bool:
+        """True when the fact weighs each world it keeps (see :meth:`divisor`)."""
+        return self.likelihood is not None
 
     def seen_by(self, player: str) -> bool:
         return self.viewers is None or player in self.viewers
@@ -380,11 +391,42 @@ class Fact:
     def holds(self, world: Mapping[str, str]) -> bool:
         return self.formula.holds(world)
 
+    def divisor(self, world: Mapping[str, str]) -> int:
+        """k: the chance of what was seen in this world is 1/k (1 for an unweighted fact).
+
+        A weighted fact says what a player chose uniformly at random among k
+        possibilities, k counted in the world (``likelihood``); k >= 1 wherever the
+        fact holds (:class:`FactError` otherwise).
+
+        >>> f = Fact(member("a", {"h"}) == 1, likelihood=count(["a", "b", "c"], {"h"}))
+        >>> f.divisor({"a": "h", "b": "h", "c": "x"}), Fact(TRUE).divisor({})
+        (2, 1)
+        >>> g = Fact(TRUE, likelihood=(member("a", {"h"}) == 1, member("b", {"h"}) == 1, TRUE))
+        >>> g.divisor({"a": "h", "b": "x"})
+        2
+        """
+        if self.likelihood is None:
+            return 1
+        if isinstance(self.likelihood, tuple):  # the choices open: those whose formula holds
+            k = sum(1 for f in self.likelihood if f.holds(world))
+        else:
+            k = self.likelihood.value(world)
+        if k < 1:
+            raise FactError(f"a choice among {k} possibilities in a world where the fact holds")
+        return k
+
     def zones(self) -> frozenset[str]:
-        return self.formula.zones()
+        """The zones the formula speaks of, and those its likelihood counts in."""
+        zones = self.formula.zones()
+        if isinstance(self.likelihood, tuple):
+            return zones.union(*(f.zones() for f in self.likelihood))
+        return zones if self.likelihood is None else zones | self.likelihood.zones()
 
     def cards(self) -> frozenset[str]:
-        return self.formula.cards()
+        cards = self.formula.cards()
+        if isinstance(self.likelihood, tuple):
+            return cards.union(*(f.cards() for f in self.likelihood))
+        return cards if self.likelihood is None else cards | self.likelihood.cards()
 
 
 class Zones(frozenset):

@@ -29,7 +29,7 @@ from .deal import build_deal, zone_functions
 from .dealmodel import Deal
 from .env import static_env
 from .expr import FUNCTIONS, Expr, ExprError, Namespace, Scope, program, truth_of
-from .facts import Const, Fact, is_formula
+from .facts import Const, Fact, Lin, is_formula
 from .model import CHOICE_TYPES, UNKNOWN, Effect, decided_by, Move, MoveParam, Observation, Ruleset
 
 __all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "RuleError", "MALFORMED",
@@ -798,8 +798,30 @@ class Machine:
                 withdraws = self._run(ob.withdraws, env, where)
                 if withdraws is not None and (isinstance(withdraws, bool) or not isinstance(withdraws, int)):
                     raise RuleError(f"{where}: withdraws: {ob.withdraws.source}: a move number, not {withdraws!r}")
-            out.append(Seen(ob, Fact(fact, viewers, source, text), withdraws))
+            likelihood = self._chosen_among(ob, env, where) if ob.chosen_among is not None else None
+            out.append(Seen(ob, Fact(fact, viewers, source, text, likelihood), withdraws))
         return out
+
+    def _chosen_among(self, ob: Observation, env: dict[str, Any], where: str) -> Lin | tuple | None:
+        """An observation's ``chosen_among``: a count of the deal (or a whole number), the
+        choices as a list of facts (those that hold are open), or None."""
+        k = self._run(ob.chosen_among, env, where)
+        if k is None:
+            return None
+        if isinstance(k, (list, tuple)):
+            choices = tuple(Const(c) if isinstance(c, bool) else c for c in k)
+            if not choices or not all(is_formula(c) for c in choices):
+                raise RuleError(f"{where}: chosen_among: {ob.chosen_among.source}: a list of the choices "
+                                f"as facts, not {k!r}")
+            return choices
+        if isinstance(k, int) and not isinstance(k, bool):
+            if k < 1:
+                raise RuleError(f"{where}: chosen_among: {ob.chosen_among.source}: a choice among {k}")
+            return None  # the same number in every world weighs them all alike
+        if not isinstance(k, Lin):
+            raise RuleError(f"{where}: chosen_among: {ob.chosen_among.source}: a count of cards "
+                            f"(or none), not {k!r}")
+        return k
 
     def claim(self, state: State, play: Play) -> Any:
         """The fact about the deal a move asserts (its ``claims:``), or None; ``state`` is before the move."""

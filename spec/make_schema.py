@@ -124,7 +124,11 @@ OBSERVATION = obj({"fact": EXPR, "seen_by": EXPR, "when": EXPR, "says": {"type":
                    "check": {**ID, "description": "The log check (an id of log_checks:, of kind observations) "
                              "that reports a clash of this fact; default: the first of kind observations."},
                    "withdraws": {**EXPR, "description": "The number of an earlier move (1-based) whose facts this "
-                                 "observation takes back, shown to be a mistake."}},
+                                 "observation takes back, shown to be a mistake."},
+                   "chosen_among": {**EXPR, "description": "What was seen is one of k equally likely choices of "
+                                    "a player, k a count of cards in the deal (none: not weighed); chances then "
+                                    "weigh each world by 1/k. Example: \"count(hand(actor), vars.asking['cards']) "
+                                    "if options.shown_card == 'uniform' else none\"."}},
                   ["fact", "seen_by", "cite"])
 
 # The generic checks of checker/ that a rule file may give a code (log_checks).

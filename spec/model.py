@@ -236,6 +236,7 @@ class Observation:
     position: Position | None = None
     check: str | None = None       # the log check (by id) that reports a clash of this fact
     withdraws: Expr | None = None  # the number of an earlier move whose facts this one takes back
+    chosen_among: Expr | None = None  # k: what was seen was one of k equally likely choices (none: not weighed)
 
 
 @dataclass(frozen=True)

@@ -223,6 +223,29 @@ def test_lie_beyond(run):
     assert run(moves.replace("answer: 4,", "answer: 2,"), {"lie_beyond": "forbidden"}, hands=True, rival=True) == []
 
 
+def test_lie_direction(tmp_path):
+    # Green (the Cook) asks Yellow about three locations, answer 4 (as in test_lie_beyond).  Default:
+    # no weight.  'uniform': a world weighs 1/k, k the directions open to Yellow in it (A19):
+    # Yellow's Rival tile the Cook, 3 cards matching: one less or one more, k = 2; 0 matching: only
+    # one more, k = 1; another tile: no lie due, the truth, k = 1; under lie_beyond 'forbidden', 3
+    # matching of 3 held: only one less, k = 1.
+    moves = choose(green="Cook", red="Priest") + ASK_BAR + \
+        "  - {ask: Blue, target: Red, symbol: clock, asked: [\"12\"], answer: 0}\n" + \
+        "  - {ask: Green, target: Yellow, symbol: wheel, asked: [Solarium, L4, Restaurant], answer: 4, drawn: L4 12}\n"
+    assert not any(f.weighted for f in facts(moves, house=("rival",)))
+    weighted = [f for f in facts(moves, ("rival",), tmp_path, {"lie_direction": "uniform"}) if f.weighted]
+    assert [f.text.split(" answered")[0] for f in weighted] == ["Blue", "Red", "Yellow"]  # every answer under Rival
+    last = weighted[-1]
+    three = {"solarium-6": "hand:Yellow", "l4-12": "hand:Yellow", "restaurant-t4": "hand:Yellow"}
+    none_matching = {"bar-6": "hand:Yellow", "bar-12": "hand:Yellow", "bar-t3": "hand:Yellow"}
+    assert last.divisor({**three, "cook": "rival:Yellow"}) == 2
+    assert last.divisor({**none_matching, "cook": "rival:Yellow"}) == 1
+    assert last.divisor({**three, "cook": "rival:Blue"}) == 1
+    forbidden = [f for f in facts(moves, ("rival",), tmp_path, {"lie_direction": "uniform", "lie_beyond": "forbidden"})
+                 if f.weighted][-1]
+    assert forbidden.divisor({**three, "cook": "rival:Yellow"}) == 1
+
+
 def test_rival_on_every_question(run):
     # Green holds the Journalist and asks Red (whose Rival tile is the Journalist) without a tile
     moves = choose(green="Journalist", yellow="Priest", red="Cook") + ASK_BAR + \
