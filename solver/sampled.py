@@ -141,9 +141,46 @@ def _fitting(deck: Deck, pattern: tuple[int, ...]) -> int:
     return single.deals()
 
 
+#: Batches a chain's samples are cut into to measure how much they repeat one another.
+BATCHES = 20
+#: The batch means' spread is itself estimated from BATCHES - 1 degrees of freedom: Student's t
+#: at 97.5 % for 19 of them (a table value) widens the interval where the normal's 1.96 would
+#: be too sure (measured: 93-94 % of intervals held the exact chance with 1.96, for 95 % stated).
+_T_BATCHES = 2.093
+
+
+def effective_size(series: list[bool], batches: int = BATCHES) -> float:
+    """How many independent samples a chain's 0/1 ``series`` is worth for its mean (batch means:
+    the spread of the batches' means against what independent samples would give), at most its
+    length and at least one sample per batch.
+
+    >>> effective_size([True, False] * 50)   # alternating: the batches agree, worth every sample
+    100.0
+    >>> effective_size([True] * 50 + [False] * 50)   # two runs: worth about one sample a batch
+    20.0
+    """
+    n = len(series)
+    size = n // batches
+    if size < 2:
+        return float(n)
+    p = sum(series) / n
+    if p in (0.0, 1.0):
+        return float(batches)  # never moved: as sure as one sample a batch, not as n samples
+    means = [sum(series[b * size:(b + 1) * size]) / size for b in range(batches)]
+    mean = sum(means) / batches
+    spread = sum((m - mean) ** 2 for m in means) / (batches - 1) / batches  # the variance of the mean
+    if spread == 0:
+        return float(n)
+    worth = p * (1 - p) / spread * (_normal_quantile(0.5 + CONFIDENCE / 2) / _T_BATCHES) ** 2
+    return max(float(batches), min(float(n), worth))
+
+
 @dataclass(frozen=True)
 class Estimates:
-    """Chances estimated from ``n`` samples: card -> zone -> hits, with Wilson intervals."""
+    """Chances estimated from ``n`` samples: card -> zone -> hits, with Wilson intervals.
+
+    A chain's samples repeat one another: each figure's interval then counts the samples it is
+    worth (:func:`effective_size`, in ``effective``), not ``n``."""
 
     n: int
     hits: dict[str, dict[str, int]]
@@ -151,24 +188,32 @@ class Estimates:
     method: str                      # "rejection" or "chain"
     confidence: float = CONFIDENCE
     accepted: float | None = None    # rejection: the share of the prior's deals kept
+    effective: dict[str, dict[str, float]] | None = None  # chain: card -> zone -> samples worth
+    solution_effective: dict[str, float] | None = None
+
+    def _wilson(self, hits: int, worth: float | None) -> tuple[float, float]:
+        if worth is None or worth >= self.n:
+            return wilson(hits, self.n, self.confidence)
+        return wilson(hits * worth / self.n, worth, self.confidence)  # type: ignore[arg-type]
 
     def chance(self, card: str, zone: str) -> float:
         return self.hits[card][zone] / self.n
 
     def interval(self, card: str, zone: str) -> tuple[float, float]:
-        return wilson(self.hits[card][zone], self.n, self.confidence)
+        return self._wilson(self.hits[card][zone], self.effective[card][zone] if self.effective else None)
 
     def zone_probabilities(self) -> dict[str, dict[str, float]]:
         return {c: {z: h / self.n for z, h in per.items()} for c, per in self.hits.items()}
 
     def zone_intervals(self) -> dict[str, dict[str, tuple[float, float]]]:
-        return {c: {z: wilson(h, self.n, self.confidence) for z, h in per.items()} for c, per in self.hits.items()}
+        return {c: {z: self.interval(c, z) for z in per} for c, per in self.hits.items()}
 
     def probabilities(self) -> dict[str, float]:
         return {c: h / self.n for c, h in self.solution_hits.items()}
 
     def intervals(self) -> dict[str, tuple[float, float]]:
-        return {c: wilson(h, self.n, self.confidence) for c, h in self.solution_hits.items()}
+        worth = self.solution_effective or {}
+        return {c: self._wilson(h, worth.get(c)) for c, h in self.solution_hits.items()}
 
 
 def _z3_world(z3k: Z3Knowledge) -> dict[str, str]:
@@ -324,7 +369,11 @@ class SampledKnowledge:
                 hits[c][z] += 1
                 if z in solution:
                     solution_hits[c] += 1
-        return Estimates(len(worlds), hits, solution_hits, method, CONFIDENCE, rate)
+        effective = solution_effective = None
+        if method == "chain":
+            effective = {c: {z: effective_size([w[c] == z for w in worlds]) for z in per} for c, per in hits.items()}
+            solution_effective = {c: effective_size([w[c] in solution for w in worlds]) for c in solution_hits}
+        return Estimates(len(worlds), hits, solution_hits, method, CONFIDENCE, rate, effective, solution_effective)
 
     @cached_property
     def _estimates(self) -> Estimates:
