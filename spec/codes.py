@@ -85,6 +85,9 @@ _CODES = [
     CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
     CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),
+    CodeInfo("RL144", "rules", "A house overlay named twice (by its name and by its file, on the command line "
+             "or in a log's house:): an overlay applies once.  One the log names and --house names too applies "
+             "once, without this error.", "house: [no-repeat, no-repeat]"),
     CodeInfo("RL143", "rules", "A house overlay's change: that cannot be applied to its base: '$remove' of a key "
              "or an item the base does not have (the hint names the closest), or a '$remove' or '$add' that is "
              "not a list.  A mapping of change: merges into the base's key by key, any other value replaces the "
