@@ -248,8 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
                 "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
-                "solve [NAME], show [NAME], help, quit.  A new LOG needs --rules and --players.",
+                "solve [NAME], show [NAME], private KEY: VALUE, help, quit.  A new LOG needs --rules and "
+                "--players (and --setup when the rules want a setup: section).",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
+                 "ruleslawyer play game.yaml --rules clue --players Ann Ben Cat\n"
+                 "      --private 'hand: {Ann: [Rope, Hall, Lounge, Dagger, Study, Library]}'",
+                 "ruleslawyer play game.yaml --rules perfect-alibi --players Ann Ben Cat\n"
+                 "      --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}'",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
@@ -259,6 +264,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--first", metavar="NAME", help="for a new log: who starts (default: the first player)")
     play.add_argument("--variant", help="for a new log: the variant (default: from the number of players)")
     add_house_option(play, "for a new log: a house-rule overlay")
+    play.add_argument("--setup", action="append", default=[], metavar="RECORD",
+                      help="for a new log: a record of its setup: section, one line KEY: VALUE (repeatable; "
+                           "e.g. --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}')")
+    play.add_argument("--private", action="append", default=[], metavar="RECORD",
+                      help="for a new log: a record of its private: section, what you know of the deal, so that "
+                           "solve from your seat uses it (repeatable; e.g. --private 'hand: {Ann: [Rope, Hall]}'; "
+                           "during a session: private KEY: VALUE)")
     for p in (solve, show, report, play):
         _allow_path(p)
     for plugin in _plugins():
