@@ -251,10 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "solve [NAME], show [NAME], private KEY: VALUE, help, quit.  A new LOG needs --rules and "
                 "--players (and --setup when the rules want a setup: section).",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
-                 "ruleslawyer play game.yaml --rules clue --players Ann Ben Cat\n"
-                 "      --private 'hand: {Ann: [Rope, Hall, Lounge, Dagger, Study, Library]}'",
-                 "ruleslawyer play game.yaml --rules perfect-alibi --players Ann Ben Cat\n"
-                 "      --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}'",
+                 "ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat\n"
+                 "      --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}'\n"
+                 "      --private 'hand: {Ann: [Rope, Hall]}'   (records the rules declare)",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
@@ -450,13 +449,18 @@ def _print_diagnostics(diags: Sequence[Diagnostic], fmt: str) -> None:
 def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
+        checks = [check for plugin in _plugins() for check in getattr(plugin, "VALIDATORS", ())]
+
+        def further(rules: Any) -> list[Diagnostic]:  # the installed command sets' checks (warnings)
+            return [d for check in checks for d in check(rules)]
+
         for path in args.files:
-            diags = validate_file(path)
+            diags = validate_file(path, further if checks else None)
             all_diags.extend(diags)
-            if diags:
+            if any(d.severity == "error" for d in diags):
                 status = EXIT_USAGE
             elif args.format == "text":
-                print(f"{path}: ok")
+                print(f"{path}: ok" + (f" ({len(diags)} warning(s))" if diags else ""))
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
     rules = load_usable(args.rules, variant=args.variant, house=args.house)

@@ -42,7 +42,7 @@ from .writer import move_text
 __all__ = ["Repair", "Recovery", "Seating"]
 
 #: Readings of a move with an unknown name weighed against the moves after it (every value
-#: of one parameter of the rule sets bundled: Lady Alice's 32 clues, Clue's 21 cards).
+#: of one parameter of the rule sets bundled: 32 cards at most).
 INFER_LIMIT = 64
 
 #: Candidates in the order preferred when they are as good.

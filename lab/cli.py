@@ -19,7 +19,7 @@ from ..checker.textout import json_text
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .bots import BotSpecError, parse_bots
 
-__all__ = ["add_commands", "HANDLERS"]
+__all__ = ["add_commands", "HANDLERS", "VALIDATORS"]
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INCOMPLETE = 4  # prove: its budget stopped the search before every state was checked
@@ -384,6 +384,16 @@ def _suggest(args: argparse.Namespace) -> int:
     finally:
         ALLOWED.reset(token)
 
+
+def _endings(rules: Any) -> list[Diagnostic]:
+    from .reach import ending_warnings
+
+    return ending_warnings(rules)
+
+
+#: Further checks of each rule set ``rules validate`` loads (the checker finds them through the
+#: ``ruleslawyer.commands`` entry point): an ending no short search reaches is a warning.
+VALIDATORS: list[Callable[[Any], list[Diagnostic]]] = [_endings]
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "simulate": _simulate, "compare": _compare, "prove": _prove, "suggest": _suggest,

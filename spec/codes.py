@@ -138,6 +138,13 @@ _CODES.append(CodeInfo(
     "by truthiness.  Compare the value instead (>= 0, == ..., is not none) or use all() / any().",
     "properties:\n  - {id: p1, invariant: \"vars.left\"}"))
 _CODES.append(CodeInfo(
+    "RL175", "lab", "A warning of 'rules validate': an ending of the game (an end effect of a move) that no game "
+    "of a short bounded search reached.  A few games are played with every seat trying, at each turn, every "
+    "choice of the moves that can end the game, their outcomes given by the game's deal; an ending none reaches "
+    "has usually been put out of reach by a house rule (a count the observations can never give, a solution "
+    "no claim can name).  A bounded search proves nothing unreachable: hence a warning, exit status 0.",
+    "change:\n  variants:\n    list:\n      4p:\n        set:\n          evidence_per_category: {value: [0, 1, 1, 2]}"))
+_CODES.append(CodeInfo(
     "RL174", "lab", "A search of 'prove' refused for its size: the moves of its first state may number more than "
     "a state may list (100,000, or the budget if more; the message gives the estimate, the product of each "
     "parameter's number of values), or a move's outcomes are too many to list at all.  Narrow the scope "
