@@ -44,6 +44,8 @@ __all__ = ["Repair", "Recovery", "Seating"]
 #: Readings of a move with an unknown name weighed against the moves after it (every value
 #: of one parameter of the rule sets bundled: 32 cards at most).
 INFER_LIMIT = 64
+#: The look-ahead of those readings: up to this many moves, and this many moves replayed in all.
+INFER_HORIZON, INFER_WORK = 200, 2_000
 
 #: Candidates in the order preferred when they are as good.
 ORDER = ("as-played", "fill", "swap", "insert", "delete")
@@ -169,7 +171,9 @@ class Recovery:
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
             return [(legal or candidates)[0].plays[0][1]]
         self.used += not cheap
-        costs = [self.cost(state, c, 0) for c in candidates]
+        # few readings: the moves after them are followed further (a tile drawn decides a move 40 later)
+        horizon = max(self.horizon, min(INFER_HORIZON, INFER_WORK // len(candidates)))
+        costs = [self.cost(state, c, 0, horizon) for c in candidates]
         best = min(costs)
         return [c.plays[0][1] for c, cost in zip(candidates, costs) if cost == best]
 
@@ -242,9 +246,10 @@ class Recovery:
                     break
         return out
 
-    def cost(self, state: State, repair: Repair, broken: int) -> tuple[int, int]:
+    def cost(self, state: State, repair: Repair, broken: int, horizon: int | None = None) -> tuple[int, int]:
         """(moves breaking a rule in the repair, bar the flawed move itself, and in the
-        look-ahead; rules the flawed move still breaks)."""
+        look-ahead of ``horizon`` moves (default :attr:`horizon`); rules the flawed move still breaks)."""
+        horizon = self.horizon if horizon is None else horizon
         errors, s = 0, state
         residual = 1 if repair.kind == "delete" else 0
         for n, (_i, play) in enumerate(repair.plays):
@@ -256,8 +261,8 @@ class Recovery:
             elif self.flawed(play, out):
                 errors += 1
             s = out.state
-        rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
-        last = repair.next_index + self.horizon >= len(self.moves)
+        rest = list(self.moves[repair.next_index:repair.next_index + horizon])
+        last = repair.next_index + horizon >= len(self.moves)
         unread = next((k for k in range(len(rest)) if repair.next_index + k in self.unread), None)
         if unread is not None:  # what a move with unknown names does is inferred later: the look-ahead stops there
             rest, last = rest[:unread], False

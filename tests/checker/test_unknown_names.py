@@ -51,6 +51,10 @@ IN_MOVES = [
     (LA / "clean-5p.yaml", 2, "Waterloo Station", "Zzyzx Qwv", "LG110", 12),
     (LA / "clean-5p.yaml", 3, "pass: Dan", "pass: Qqq", "LG111", 13),
     (PA / "clean-5p.yaml", 11, "target: Yellow", "target: Qqq", "LG111", 29),
+    # a tile drawn: which one decides a question asked 40 moves later (PA212 on line 60 when the
+    # readings were followed 30 moves only)
+    (PA / "clean-3p.yaml", 1, "symbol: clock", "symbol: Zzyzx", "LG110", 18),
+    (PA / "clean-3p.yaml", 2, "symbol: clock", "symbol: Zzyzx", "LG110", 19),
     (PA / "clean-5p.yaml", 11, "Solarium", "Zzyzx", "LG110", 29),
     # Clue: a card suggested that nobody can show, as the moves after it record (a reading naming
     # a card in Ann's recorded hand gave CL310 at her 'cannot' too)
