@@ -253,9 +253,13 @@ def build_parser() -> argparse.ArgumentParser:
                 "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "
                 "log's own syntax (Tab completes names), checks it at once and appends it to the log file "
                 "(atomically: a crash or Ctrl-C never loses a recorded move).  Commands: undo, moves, "
-                "solve [NAME], show [NAME], hint [NAME] (the best moves for the player to move), help, quit.  "
-                "A new LOG needs --rules and --players.",
+                "solve [NAME], show [NAME], hint [NAME] (the best moves for the player to move), "
+                "private KEY: VALUE, help, quit.  A new LOG needs --rules and "
+                "--players (and --setup when the rules want a setup: section).",
                 ["ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat Dan",
+                 "ruleslawyer play game.yaml --rules {game} --players Ann Ben Cat\n"
+                 "      --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}'\n"
+                 "      --private 'hand: {Ann: [Rope, Hall]}'   (records the rules declare)",
                  "ruleslawyer play game.yaml            (go on with a log already started)",
                  "then type a move in the log's syntax:  MOVE: PLAYER, PARAM: VALUE"])
     play.add_argument("log", metavar="LOG", help="the game log file to append to (created when missing)")
@@ -268,6 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the seat this session asks from: the default of show, solve and hint at the prompt "
                            "(default: a spectator; e.g. --as Ann)")
     add_house_option(play, "for a new log: a house-rule overlay")
+    play.add_argument("--setup", action="append", default=[], metavar="RECORD",
+                      help="for a new log: a record of its setup: section, one line KEY: VALUE (repeatable; "
+                           "e.g. --setup 'colours: {Ann: Yellow, Ben: Blue, Cat: Green}')")
+    play.add_argument("--private", action="append", default=[], metavar="RECORD",
+                      help="for a new log: a record of its private: section, what you know of the deal, so that "
+                           "solve from your seat uses it (repeatable; e.g. --private 'hand: {Ann: [Rope, Hall]}'; "
+                           "during a session: private KEY: VALUE)")
     for p in (solve, show, report, play):
         _allow_path(p)
     for plugin in _plugins():
@@ -448,13 +459,18 @@ def _print_diagnostics(diags: Sequence[Diagnostic], fmt: str) -> None:
 def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
+        checks = [check for plugin in _plugins() for check in getattr(plugin, "VALIDATORS", ())]
+
+        def further(rules: Any) -> list[Diagnostic]:  # the installed command sets' checks (warnings)
+            return [d for check in checks for d in check(rules)]
+
         for path in args.files:
-            diags = validate_file(path)
+            diags = validate_file(path, further if checks else None)
             all_diags.extend(diags)
-            if diags:
+            if any(d.severity == "error" for d in diags):
                 status = EXIT_USAGE
             elif args.format == "text":
-                print(f"{path}: ok")
+                print(f"{path}: ok" + (f" ({len(diags)} warning(s))" if diags else ""))
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
     rules = load_usable(args.rules, variant=args.variant, house=args.house)

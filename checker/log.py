@@ -327,6 +327,10 @@ def load_cached(ref: str, variant: str | None, house: tuple[str, ...],
     return rules
 
 
+def _first_as(name: Any, first: Any) -> str:
+    return "" if str(name) == str(first) else f" (first as '{first}')"
+
+
 def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()) -> Ruleset:
     def found(ref: Any, pos: Position | None) -> str:
         """The file a name means, when there is one where the log may name it (else the name)."""
@@ -341,9 +345,13 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
         ref = found(doc["rules"], doc.pos_of("rules"))
         own = list(doc.get("house") or ())
         house = tuple(found(h, doc["house"].pos_of(i)) for i, h in enumerate(own))
-        named = {str(h) for h in own} | set(house)
-        house += tuple(h for h in extra if h not in named)  # an overlay the log names already applies once
-        return load_cached(ref, str(variant), house, policy)
+        twice = [Diagnostic("RL144", f"house rule '{h}' is given twice{_first_as(h, own[house.index(f)])}: "
+                                     "an overlay applies once", doc["house"].pos_of(i), hint="name it once")
+                 for i, (h, f) in enumerate(zip(own, house)) if f in house[:i]]
+        if not twice:
+            named = {str(h) for h in own} | set(house)
+            house += tuple(h for h in extra if h not in named)  # an overlay the log names already applies once
+            return load_cached(ref, str(variant), house, policy)
     except DiagnosticError as exc:
         diags = list(exc.diagnostics)
         if defaulted and any(d.code == "RL127" for d in diags):
@@ -354,6 +362,7 @@ def _rules(doc: LMap, path: str, policy: PathPolicy, extra: tuple[str, ...] = ()
         lead = Diagnostic("LG115", f"the rules '{doc['rules']}' cannot be used", where,
                           hint="the problems found in the rule files follow")
         raise DiagnosticError([lead, *diags]) from None
+    raise DiagnosticError(twice)
 
 
 # -- the log itself ----------------------------------------------------------------

@@ -20,7 +20,8 @@ from ..spec.diagnostics import DiagnosticError
 from ..spec.source import parse_text
 from .writer import flow_text, scalar
 
-__all__ = ["LayoutError", "new_log", "append_move", "remove_last_move", "append_at", "remove_last"]
+__all__ = ["LayoutError", "new_log", "append_move", "remove_last_move", "append_at", "remove_last", "add_record",
+           "record_key"]
 
 
 # -- the log's text ------------------------------------------------------------------------
@@ -31,8 +32,17 @@ class LayoutError(ValueError):
 
 
 def new_log(rules: str, players: list[str], first: str | None = None, variant: str | None = None,
-            house: list[str] | None = None) -> str:
-    """The header of a new log, with an empty list of moves."""
+            house: list[str] | None = None, sections: dict[str, list[str]] | None = None) -> str:
+    """The header of a new log, with an empty list of moves.  ``sections``: for ``setup:`` or
+    ``private:``, records as one line of YAML each (``KEY: VALUE``, see :func:`record_key`).
+
+    >>> print(new_log("r", ["Ann", "Ben"], sections={"setup": ["colours: {Ann: Red, Ben: Blue}"]}), end="")
+    rules: r
+    players: [Ann, Ben]
+    setup:
+      colours: {Ann: Red, Ben: Blue}
+    moves: []
+    """
     lines = [f"rules: {scalar(rules, flow=False)}"]
     if variant:
         lines.append(f"variant: {scalar(variant, flow=False)}")
@@ -41,8 +51,76 @@ def new_log(rules: str, players: list[str], first: str | None = None, variant: s
     lines.append("players: [" + ", ".join(scalar(p) for p in players) + "]")
     if first:
         lines.append(f"first: {scalar(first, flow=False)}")
+    for section, records in (sections or {}).items():
+        if records:
+            lines.append(f"{section}:")
+            lines.extend(f"  {record.strip()}" for record in records)
     lines.append("moves: []")
     return "\n".join(lines) + "\n"
+
+
+def record_key(line: str) -> str:
+    """The key of a record given as one line of YAML, ``KEY: VALUE``; LayoutError when it is not.
+
+    >>> record_key("hand: {Ann: [Rope, Hall]}")
+    'hand'
+    >>> record_key("[1, 2]")
+    Traceback (most recent call last):
+    ...
+    ruleslawyer.checker.logedit.LayoutError: a record is one line KEY: VALUE, e.g. hand: {Ann: [Rope, Hall]}
+    """
+    try:
+        doc = parse_text(line, "<record>") if "\n" not in line.strip() else None
+    except DiagnosticError:
+        doc = None
+    if not isinstance(doc, dict) or len(doc) != 1 or not isinstance(next(iter(doc)), str):
+        raise LayoutError("a record is one line KEY: VALUE, e.g. hand: {Ann: [Rope, Hall]}")
+    return next(iter(doc))
+
+
+def add_record(text: str, section: str, line: str) -> str:
+    """The log with the record ``KEY: VALUE`` (one line of YAML) added to its ``section:``
+    (``private:``, made before ``moves:`` when the log has none), every other line as it was.
+    LayoutError when the section has that key already, or is not written one key a line."""
+    key = record_key(line)
+    if not text.endswith("\n"):
+        text += "\n"
+    root = _root(text)
+    if root.flow_style:
+        raise LayoutError("the log is one flow mapping")
+    lines = text.split("\n")[:-1]
+    end = "\r" if lines and lines[0].endswith("\r") else ""
+    found = next(((k, v) for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == section), None)
+    if found is None:
+        moves = _moves_node(root)
+        if moves is None or moves[0].start_mark.column != 0:
+            raise LayoutError("the log has no moves: at the start of a line")
+        at = moves[0].start_mark.line
+        lines[at:at] = [f"{section}:{end}", f"  {line.strip()}{end}"]
+    else:
+        head, node = found
+        if _is_null(node) and head.start_mark.column == 0 and text.split("\n")[head.start_mark.line].rstrip(
+                "\r").rstrip().endswith(":"):
+            at = head.start_mark.line + 1  # private: with nothing under it
+            lines[at:at] = [f"  {line.strip()}{end}"]
+        elif not isinstance(node, yaml.MappingNode) or node.flow_style or not node.value:
+            raise LayoutError(f"its {section}: is not written one key a line")
+        elif any(isinstance(k, yaml.ScalarNode) and k.value == key for k, _v in node.value):
+            raise LayoutError(f"its {section}: has {key} already")
+        else:
+            indent = " " * node.value[0][0].start_mark.column
+            last = _last_content(lines, head.start_mark.line, min(node.end_mark.line, len(lines)))  # a block ends where the next token starts
+            lines[last + 1:last + 1] = [f"{indent}{line.strip()}{end}"]
+    new = "\n".join(lines) + "\n"
+    old = parse_text(text, "<log>")
+    try:
+        after = parse_text(new, "<log>")
+    except DiagnosticError:
+        raise LayoutError("the edited log would not read") from None
+    want = {**old, section: {**(old.get(section) or {}), **parse_text(line, "<record>")}}
+    if after != want:
+        raise LayoutError(f"the edit would change more than its {section}:")
+    return new
 
 
 def _root(text: str) -> yaml.MappingNode:

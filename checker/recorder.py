@@ -50,7 +50,7 @@ from .files import FileLock, LockHeld, real_path, remove_stale_temporaries, sign
 from .interrupts import is_interrupt
 from .log import parse_log_text
 from .names import fold
-from .logedit import LayoutError, append_at, append_move, new_log, remove_last, remove_last_move
+from .logedit import LayoutError, add_record, append_at, append_move, new_log, record_key, remove_last, remove_last_move
 from .nextmoves import next_lines, what_next
 from .replay import replay
 from .textout import fit, terminal_width
@@ -71,6 +71,8 @@ HELP = """commands:
   undo             remove the last move of the log
   show [NAME]      the table now, seen by NAME (default: --as, else a spectator; 'all' for everything)
   solve [NAME]     what is still possible, seen by NAME (the same seats)
+  private KEY: VALUE   record what you know of the deal in the log's private: section
+                   (e.g. private hand: {Ann: [Rope, Hall]}), so that solve Ann uses it
 {more}  help             this list
   quit             leave (every move recorded is already saved; Ctrl-D too)"""
 
@@ -200,7 +202,12 @@ class Recorder:
             lines.append(f"(the log has {len(errors)} error(s) before this point: 'ruleslawyer check "
                          f"{self.path}' says where)")
         if state.ended:
+            from .endgame import end_lines, end_view
+
             lines.append(f"the game is over after {len(self.log.moves)} moves")
+            end = end_view(self.rep)
+            if end is not None:  # the scores and the winner, as show gives them
+                lines.extend(printable(line) for line in end_lines(end))
         else:
             lines.extend(next_lines(what_next(self.rep.machine, state, self.number)))
         return "\n".join(lines)
@@ -311,6 +318,35 @@ class Recorder:
             candidate, log, rules, move = checked
             self.pending = ("move", move)
             if self.commit(candidate, log, rules, f"recorded move {len(log.moves)}: {move}"):
+                return True
+        raise self.refused(f"{self.path} keeps changing on disk: play does not write over it")
+
+    def record(self, section: str, line: str) -> bool:
+        """Add a record (one line ``KEY: VALUE``) to the log's ``section:`` when the log reads
+        with it and it contradicts nothing recorded; say why not otherwise."""
+        for _ in range(5):  # the file added to meanwhile: done again on it
+            try:
+                candidate = add_record(self.text, section, line)
+            except LayoutError as exc:
+                self.say(f"not recorded: {exc}; add it to the {section}: section of {printable(str(self.path))} by hand")
+                return False
+            try:
+                log, rules = parse_log_text(candidate, str(self.path), house=self.house)
+            except DiagnosticError as exc:
+                self.say("not recorded:")
+                for d in exc.diagnostics:
+                    self.say(d.format_text())
+                return False
+            report = check_parsed(log, rules)
+            number_moves(report.diagnostics, log)
+            before = {(d.code, d.message) for d in self.rep.reporter.errors}
+            new = [d for d in report.errors if (d.code, d.message) not in before]
+            if new:
+                self.say("not recorded, no deal fits it and the log so far:")
+                for d in new:
+                    self.say(d.format_text())
+                return False
+            if self.commit(candidate, log, rules, f"recorded in {section}: {printable(line.strip())}"):
                 return True
         raise self.refused(f"{self.path} keeps changing on disk: play does not write over it")
 
@@ -581,8 +617,16 @@ def _open(args: argparse.Namespace, path: Path) -> tuple[Recorder, bool]:
     if not path.exists():
         base = Path(os.path.abspath(path)).parent
         house = [h if bare_name(h) else os.path.relpath(os.path.abspath(h), base) for h in args.house]
+        sections = {"setup": list(getattr(args, "setup", []) or []), "private": list(getattr(args, "private", []) or [])}
+        for option, records in sections.items():
+            for record in records:
+                try:
+                    record_key(record)
+                except LayoutError as exc:
+                    raise DiagnosticError([Diagnostic("RL010", f"--{option} {record}: {exc}",
+                                                      Position(f"--{option}"))]) from None
         try:
-            write_atomically(path, new_log(args.rules, list(args.players), args.first, args.variant, house))
+            write_atomically(path, new_log(args.rules, list(args.players), args.first, args.variant, house, sections))
         except OSError as exc:
             raise DiagnosticError([_write_problem(path, exc)]) from None
         try:
@@ -590,9 +634,13 @@ def _open(args: argparse.Namespace, path: Path) -> tuple[Recorder, bool]:
         except DiagnosticError as exc:
             real_path(path).unlink()  # a header these rules cannot use: leave nothing behind
             raise DiagnosticError([*exc.diagnostics, Diagnostic(
-                "RL010", f"{path} was not created: these rules need more in a log's header than --rules and "
-                "--players", Position(str(path)),
-                hint="write the header by hand (see the examples of the game), then run play on it")]) from None
+                "RL010", f"{path} was not created: the header made of --rules, --players"
+                + (", --setup" if sections["setup"] else "") + (", --private" if sections["private"] else "")
+                + " does not read", Position(str(path)),
+                hint=_setup_hint(args))]) from None
+    if args.setup or args.private:
+        print(f"ruleslawyer: {path} exists: --setup and --private are for a new log (in a session, "
+              "'private KEY: VALUE' adds to its private: section)", file=sys.stderr)
     if args.rules or args.players or args.first or args.variant:
         print(f"ruleslawyer: {path} exists: its own header is used (--rules, --players, --first and "
               "--variant are for a new log)", file=sys.stderr)
@@ -612,6 +660,23 @@ def _open(args: argparse.Namespace, path: Path) -> tuple[Recorder, bool]:
                 f"house: [{shown}], and a log is checked with the overlays its header names", Position(str(path)),
                 hint="leave --house out (the header's overlays are used), or edit the header's house: first")])
     return recorder, False
+
+
+def _setup_hint(args: argparse.Namespace) -> str:
+    """What a new log's header may need: the setup: records its rules declare, each with the
+    kind of value it takes (from the rule file), or a pointer to the game's examples."""
+    from ..spec.loader import load_rules
+
+    try:
+        rules = load_rules(args.rules, variant=args.variant or str(len(args.players)), house=list(args.house))
+    except DiagnosticError:
+        return "write the header by hand (see the examples of the game), then run play on it"
+    wanted = [f"{r.key} ({'each player: one of ' + r.component if r.component else 'the cards of ' + str(r.zone)})"
+              for r in rules.records if r.section == "setup"]
+    if not wanted:
+        return "write the header by hand (see the examples of the game), then run play on it"
+    return ("give each record of its setup: section with --setup 'KEY: VALUE' (this game's: "
+            + ", ".join(wanted) + "), or write the header by hand (see the examples of the game)")
 
 
 def _session(args: argparse.Namespace, path: Path, made: list[Recorder]) -> int:
@@ -678,6 +743,8 @@ def _loop(recorder: Recorder, interactive: bool) -> None:
             recorder.solve(rest)
         elif word in recorder.extra and ":" not in line:
             recorder.extra[word][1](recorder, rest)
+        elif word == "private" and rest.strip():
+            recorder.record("private", rest)
         else:
             if recorder.try_move(line):
                 recorder.say(recorder.status())

@@ -41,6 +41,12 @@ from .writer import move_text
 
 __all__ = ["Repair", "Recovery", "Seating"]
 
+#: Readings of a move with an unknown name weighed against the moves after it (every value
+#: of one parameter of the rule sets bundled: 32 cards at most).
+INFER_LIMIT = 64
+#: The look-ahead of those readings: up to this many moves, and this many moves replayed in all.
+INFER_HORIZON, INFER_WORK = 200, 2_000
+
 #: Candidates in the order preferred when they are as good.
 ORDER = ("as-played", "fill", "swap", "insert", "delete")
 
@@ -130,12 +136,18 @@ class Recovery:
         """The likeliest reading of a move with unknown names: its player (when unknown,
         one who may make the move now, the one whose turn it is first) and the parameters
         it names unknown filled in, legal if possible; None when nothing can be inferred."""
+        found = self.readings(index, state)
+        return found[0] if found else None
+
+    def readings(self, index: int, state: State) -> list[Play]:
+        """The readings of a move with unknown names as likely as the likeliest, that one first
+        (the caller may weigh them further: what the moves after them show); [] when none."""
         try:
             return self._infer(index, state)
         except RuleError:  # a reading the rules cannot even evaluate: the move is left out
-            return None
+            return []
 
-    def _infer(self, index: int, state: State) -> Play | None:
+    def _infer(self, index: int, state: State) -> list[Play]:
         logged = self.moves[index]
         play = logged.play
         move = self.rules.moves[play.kind]
@@ -149,20 +161,26 @@ class Recovery:
         for actor in actors[:8]:
             bare = Play(play.kind, actor, play.args)
             wanted = names | self.machine.missing(bare)
-            fills = self.fills(index, state, bare, wanted) if wanted else []
+            fills = self.fills(index, state, bare, wanted, INFER_LIMIT) if wanted else []
             candidates.extend(fills or [Repair("fill", ((index, bare),), index + 1)])
         if not candidates:
-            return None
+            return []
         # scored by the moves after it, which is cheap when the next move is inferred too (or none)
         cheap = index + 1 >= len(self.moves) or index + 1 in self.unread
         if not cheap and self.used >= self.budget:  # a very broken log: the first legal reading, unscored
             legal = [c for c in candidates if not self.machine.check(state, c.plays[0][1])]
-            return (legal or candidates)[0].plays[0][1]
+            return [(legal or candidates)[0].plays[0][1]]
         self.used += not cheap
-        return min(candidates, key=lambda c: self.cost(state, c, 0)).plays[0][1]
+        # few readings: the moves after them are followed further (a tile drawn decides a move 40 later)
+        horizon = max(self.horizon, min(INFER_HORIZON, INFER_WORK // len(candidates)))
+        costs = [self.cost(state, c, 0, horizon) for c in candidates]
+        best = min(costs)
+        return [c.plays[0][1] for c, cost in zip(candidates, costs) if cost == best]
 
-    def fills(self, index: int, state: State, play: Play, missing: set[str]) -> list[Repair]:
-        """The move with its missing parameters given each value they may take (a few)."""
+    def fills(self, index: int, state: State, play: Play, missing: set[str], limit: int = 6) -> list[Repair]:
+        """The move with its missing parameters given each value they may take (the first
+        ``limit`` legal ones: a few for a parameter left out, where the moves after it rarely
+        tell one value from another; more for a name nobody knows, which they often do)."""
         move = self.rules.moves[play.kind]
         env = self.machine.env(state, play.actor)
         axes = []
@@ -178,10 +196,10 @@ class Recovery:
         for combo in itertools.islice(itertools.product(*(v for _n, v in axes)), 300):
             filled = Play(play.kind, play.actor, {**play.args, **dict(zip((n for n, _v in axes), combo))})
             (other if self.machine.check(state, filled) else legal).append(filled)
-            if len(legal) >= 6:
+            if len(legal) >= limit:
                 break
         return [Repair("fill", ((index, filled),), index + 1, filled=frozenset(missing))
-                for filled in (legal or other[:6])]
+                for filled in (legal or other[:limit])]
 
     def swaps(self, index: int, state: State) -> list[Repair]:
         """This move and the next, the other way round, when both are then legal."""
@@ -228,9 +246,10 @@ class Recovery:
                     break
         return out
 
-    def cost(self, state: State, repair: Repair, broken: int) -> tuple[int, int]:
+    def cost(self, state: State, repair: Repair, broken: int, horizon: int | None = None) -> tuple[int, int]:
         """(moves breaking a rule in the repair, bar the flawed move itself, and in the
-        look-ahead; rules the flawed move still breaks)."""
+        look-ahead of ``horizon`` moves (default :attr:`horizon`); rules the flawed move still breaks)."""
+        horizon = self.horizon if horizon is None else horizon
         errors, s = 0, state
         residual = 1 if repair.kind == "delete" else 0
         for n, (_i, play) in enumerate(repair.plays):
@@ -242,8 +261,8 @@ class Recovery:
             elif self.flawed(play, out):
                 errors += 1
             s = out.state
-        rest = list(self.moves[repair.next_index:repair.next_index + self.horizon])
-        last = repair.next_index + self.horizon >= len(self.moves)
+        rest = list(self.moves[repair.next_index:repair.next_index + horizon])
+        last = repair.next_index + horizon >= len(self.moves)
         unread = next((k for k in range(len(rest)) if repair.next_index + k in self.unread), None)
         if unread is not None:  # what a move with unknown names does is inferred later: the look-ahead stops there
             rest, last = rest[:unread], False

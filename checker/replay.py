@@ -233,7 +233,7 @@ class _Replay:
         logged = ctx.log.moves[index]
         if before.ended:  # after the end: said once, as for any move
             return self.step(index, logged, before, quiet=True)
-        inferred = recovery.infer(index, before) if not ctx.reporter.strict else None
+        inferred = self.fitting(index, before, recovery.readings(index, before)) if not ctx.reporter.strict else None
         if inferred is None:  # nothing to go on: the move is left out
             self.steps.append(Step(index, logged, before, Outcome(before.copy(), []), ()))
             return before
@@ -244,6 +244,26 @@ class _Replay:
         ctx.blame.update(index, before, outcome.state)
         self.steps.append(Step(index, logged, before, outcome, ()))
         return outcome.state
+
+    def fitting(self, index: int, before: State, readings: list[Play], horizon: int = 12) -> Play | None:
+        """Of readings as likely by the rules, the first under which what the next moves show
+        fits every fact so far (they show it of the cards the reading names), else the first."""
+        ctx, moves = self.ctx, self.ctx.log.moves
+        if len(readings) < 2 or self.observed is None:
+            return readings[0] if readings else None
+        for play in readings:
+            state, seen = ctx.machine.play(before, play).state, []
+            for k in range(index + 1, min(index + 1 + horizon, len(moves))):
+                if k in ctx.log.unread or state.ended:
+                    break
+                out = ctx.machine.play(state, moves[k].play)
+                if out.violations:
+                    break
+                seen.extend(ctx.machine.observed(state, moves[k].play, ("move", k)))
+                state = out.state
+            if self.observed.fits(seen):
+                return play
+        return readings[0]
 
     def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
              hint: str | None = None) -> State:

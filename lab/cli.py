@@ -20,7 +20,7 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .bots import BotSpecError, parse_bots
 from .hint import PLAY_COMMANDS
 
-__all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS"]
+__all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS", "VALIDATORS"]
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INCOMPLETE = 4  # prove: its budget stopped the search before every state was checked
@@ -385,6 +385,16 @@ def _suggest(args: argparse.Namespace) -> int:
     finally:
         ALLOWED.reset(token)
 
+
+def _endings(rules: Any) -> list[Diagnostic]:
+    from .reach import ending_warnings
+
+    return ending_warnings(rules)
+
+
+#: Further checks of each rule set ``rules validate`` loads (the checker finds them through the
+#: ``ruleslawyer.commands`` entry point): an ending no short search reaches is a warning.
+VALIDATORS: list[Callable[[Any], list[Diagnostic]]] = [_endings]
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "simulate": _simulate, "compare": _compare, "prove": _prove, "suggest": _suggest,

@@ -85,6 +85,9 @@ _CODES = [
     CodeInfo("RL140", "rules", "A house overlay that extends itself, directly or through others.", "extends: ./self.yaml"),
     CodeInfo("RL141", "rules", "A house overlay whose base cannot be found.", "extends: lady-alise"),
     CodeInfo("RL142", "rules", "A house overlay given for another base rule file.", ""),
+    CodeInfo("RL144", "rules", "A house overlay named twice (by its name and by its file, on the command line "
+             "or in a log's house:): an overlay applies once.  One the log names and --house names too applies "
+             "once, without this error.", "house: [no-repeat, no-repeat]"),
     CodeInfo("RL143", "rules", "A house overlay's change: that cannot be applied to its base: '$remove' of a key "
              "or an item the base does not have (the hint names the closest), or a '$remove' or '$add' that is "
              "not a list.  A mapping of change: merges into the base's key by key, any other value replaces the "
@@ -134,6 +137,13 @@ _CODES.append(CodeInfo(
     "state is neither true nor false (a namespace such as vars, a number, nothing): a condition is never judged "
     "by truthiness.  Compare the value instead (>= 0, == ..., is not none) or use all() / any().",
     "properties:\n  - {id: p1, invariant: \"vars.left\"}"))
+_CODES.append(CodeInfo(
+    "RL175", "lab", "A warning of 'rules validate': an ending of the game (an end effect of a move) that no game "
+    "of a short bounded search reached.  A few games are played with every seat trying, at each turn, every "
+    "choice of the moves that can end the game, their outcomes given by the game's deal; an ending none reaches "
+    "has usually been put out of reach by a house rule (a count the observations can never give, a solution "
+    "no claim can name).  A bounded search proves nothing unreachable: hence a warning, exit status 0.",
+    "change:\n  variants:\n    list:\n      4p:\n        set:\n          evidence_per_category: {value: [0, 1, 1, 2]}"))
 _CODES.append(CodeInfo(
     "RL174", "lab", "A search of 'prove' refused for its size: the moves of its first state may number more than "
     "a state may list (100,000, or the budget if more; the message gives the estimate, the product of each "

@@ -7,7 +7,7 @@ zone family or state variable, RL122 parameter, RL123 option, RL124 option
 value, RL125 source, RL126 item or alias, RL127 variant, RL128 phase or
 move), values out of range or contradictory (RL130, RL131) and overlay
 problems (RL140 cycle, RL141 missing base, RL142 overlay for another game,
-RL143 a ``change:`` that does not apply).  An overlay's ``change:`` is merged
+RL143 a ``change:`` that does not apply, RL144 an overlay named twice).  An overlay's ``change:`` is merged
 into the base document before it is built (:mod:`spec.overlay`); its other
 keys then set values, overlay by overlay.  The sections themselves are
 built by :mod:`spec.builder`.
@@ -246,7 +246,9 @@ def load_rules(name_or_path: str, variant: str | None = None,
         raise DiagnosticError([Diagnostic("RL001", f"no rule set or file named '{name_or_path}'", Position(name_or_path),
                                           hint=f"did you mean '{near}'?" if near else f"bundled: {', '.join(known)}")])
     overlays: list[tuple[Path, LMap]] = []
+    named: dict[Path, str] = {}  # each overlay named, as it was first named: named twice is an error
     if _is_overlay(path):
+        named[path.resolve()] = name_or_path
         chain = _house_chain(path, ctx, policy=policy)
         if chain is None:
             raise DiagnosticError(ctx.diagnostics)
@@ -261,6 +263,14 @@ def load_rules(name_or_path: str, variant: str | None = None,
         if hp is None:
             ctx.error("RL001", f"no house-rule file named '{h}'", Position(h))
             continue
+        first = named.get(hp.resolve())
+        if first is None:
+            named[hp.resolve()] = h
+        else:
+            same = "" if first == h else f" (first as '{first}')"
+            ctx.error("RL144", f"house rule '{h}' is given twice{same}: an overlay applies once", Position(h),
+                      hint="name it once")
+            continue
         chain = _house_chain(hp, ctx, policy=policy)
         if chain is None:
             continue
@@ -268,7 +278,8 @@ def load_rules(name_or_path: str, variant: str | None = None,
             ctx.error("RL142", f"house rule '{h}' extends {chain[0].name}, not {path.name}",
                       position_of(chain[1][0], "extends"))
             continue
-        overlays.extend((Path(d.pos.path), d) for d in chain[1])
+        applied = {p.resolve() for p, _d in overlays}  # an overlay that another one extends applies once
+        overlays.extend((Path(d.pos.path), d) for d in chain[1] if Path(d.pos.path).resolve() not in applied)
     if ctx.diagnostics:
         raise DiagnosticError(ctx.diagnostics)
     key = _built_key((path, *(p for p, _d in overlays)), variant)

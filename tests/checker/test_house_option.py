@@ -61,3 +61,55 @@ def test_an_overlay_the_log_names_already_applies_once():
         report = check_text(text, LOG, house=(extra,))
         assert report.rules_name == "lady-alice[players=4]+no-repeat", report.rules_name
         assert not report.errors, report.format_text()
+
+
+HOUSE = ROOT / "rules" / "house"
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--house", "no-repeat", "--house", str(HOUSE / "no-repeat.yaml"), LOG],
+    ["solve", "--house", str(HOUSE / "no-repeat.yaml"), "--house", "no-repeat", LOG],
+    ["rules", "show", "lady-alice", "--house", "no-repeat", "--house", str(HOUSE / "no-repeat.yaml")],
+    ["simulate", "lady-alice", "--games", "1", "--house", "two-counters", "--house", str(HOUSE / "two-counters.yaml")],
+    ["compare", "lady-alice", "--games", "1", "--house", "two-counters", "--with", "two-counters"],
+    ["prove", "lady-alice", "--property", str(ROOT / "examples" / "lady-alice" / "lab" / "properties.yaml"),
+     "--house", "no-repeat", "--house", str(HOUSE / "no-repeat.yaml")],
+])
+def test_the_same_overlay_by_its_name_and_by_its_file_is_an_error_not_applied_twice(argv):
+    """Before: 'lady-alice[players=4]+no-repeat+no-repeat', the overlay applied twice, silently."""
+    status, out, err = run(*argv)
+    assert status == 2, out + err
+    assert "error[RL144]" in out + err and "given twice" in out + err, out + err
+    assert "+no-repeat+no-repeat" not in out and "+two-counters+two-counters" not in out
+
+
+def test_a_log_naming_an_overlay_twice_gets_one_positioned_error():
+    text = (ROOT / "examples" / "lady-alice" / "clean-4p.yaml").read_text().replace(
+        "rules: lady-alice\n", "rules: lady-alice\nhouse: [no-repeat, two-counters, no-repeat]\n")
+    report = check_text(text, LOG)
+    assert report.unusable and [(d.code, d.position.line, d.position.column) for d in report.diagnostics] == \
+        [("RL144", 6, 34)], report.format_text()
+
+
+def test_an_overlay_another_one_extends_applies_once(tmp_path):
+    """B extends A: --house A --house B applies A once (B's chain names it again)."""
+    (tmp_path / "a.yaml").write_text("ruleslawyer: 1\nextends: lady-alice\nname: a\noptions:\n  repeat: never\n")
+    (tmp_path / "b.yaml").write_text("ruleslawyer: 1\nextends: a.yaml\nname: b\n")
+    status, out, err = run("rules", "show", "lady-alice", "--house", str(tmp_path / "a.yaml"),
+                           "--house", str(tmp_path / "b.yaml"))
+    assert status == 0, out + err
+    assert "lady-alice[players=4]+a+b" in out and "+a+a" not in out, out
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "--house", "no-repeat", LOG, "-o", "{tmp}/game.html"],
+    ["suggest", "--house", "no-repeat", LOG, "--at", "3"],
+    ["simulate", "--house", "no-repeat", "lady-alice", "--games", "1", "--no-determination"],
+    ["compare", "--with", "no-repeat", "lady-alice", "--games", "1", "--no-determination"],
+    ["prove", "--house", "no-repeat", "lady-alice", "--property",
+     str(ROOT / "examples" / "lady-alice" / "lab" / "properties.yaml"), "--depth", "1"],
+])
+def test_every_other_command_takes_one_overlay_per_option_too(argv, tmp_path):
+    status, out, err = run(*[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert status in (0, 4), out + err          # prove: 4 when its budget stops it
+    assert "required" not in err

@@ -27,6 +27,7 @@ from .mistakes import mutate
 
 LA = Path("examples") / "lady-alice"
 PA = Path("examples") / "perfect-alibi"
+CL = Path("examples") / "clue"
 
 # (log, move index, text, replaced by, code, line): the lines counted in the example files
 IN_MOVES = [
@@ -44,6 +45,24 @@ IN_MOVES = [
     (PA / "clean-3p.yaml", 9, "ask: Yellow", "ask: Qqq", "LG111", 26),
     (PA / "clean-3p.yaml", 0, "draw: Yellow", "draw: Qqq", "LG111", 17),
     (PA / "clean-3p.yaml", 4, "Priest", "Zzyzx", "LG110", 21),                    # an assistant chosen
+    # the value the move is read with decides the moves after it (5 and 4 errors, another winner,
+    # when only the first six legal values were weighed): a counter placed, then turned up there
+    (LA / "clean-3p.yaml", 1, "Tippu Tip", "Zzyzx Qwv", "LG110", 10),
+    (LA / "clean-5p.yaml", 2, "Waterloo Station", "Zzyzx Qwv", "LG110", 12),
+    (LA / "clean-5p.yaml", 3, "pass: Dan", "pass: Qqq", "LG111", 13),
+    (PA / "clean-5p.yaml", 11, "target: Yellow", "target: Qqq", "LG111", 29),
+    # a tile drawn: which one decides a question asked 40 moves later (PA212 on line 60 when the
+    # readings were followed 30 moves only)
+    (PA / "clean-3p.yaml", 1, "symbol: clock", "symbol: Zzyzx", "LG110", 18),
+    (PA / "clean-3p.yaml", 2, "symbol: clock", "symbol: Zzyzx", "LG110", 19),
+    (PA / "clean-5p.yaml", 11, "Solarium", "Zzyzx", "LG110", 29),
+    # Clue: a card suggested that nobody can show, as the moves after it record (a reading naming
+    # a card in Ann's recorded hand gave CL310 at her 'cannot' too)
+    (CL / "clean-3p.yaml", 1, "Mrs. White", "Zzyzx", "LG110", 12),
+    (CL / "clean-3p.yaml", 1, "room: Library", "room: Zzyzx", "LG110", 12),
+    (CL / "clean-3p.yaml", 9, "Reverend Green", "Zzyzx", "LG110", 20),
+    (CL / "clean-3p.yaml", 1, "suggest: Ben", "suggest: Qqq", "LG111", 12),
+    (CL / "clean-4p.yaml", 1, "cannot: Ben", "cannot: Qqq", "LG111", 12),
 ]
 
 
