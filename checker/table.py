@@ -371,11 +371,14 @@ def render_svg(v: dict[str, Any]) -> str:
                        for i, piece in enumerate(svg_wrap(f"{v['title']} — move {v['move']} of {v['moves']}", text_w, 15))]
     y = 18 + 20 * len(body)
 
-    def lines(text: str, cls: str, attrs: str = "", indent: int = 0) -> None:
+    def lines(text: str, cls: str, attrs: str = "") -> None:
+        """One <text> (its textContent the whole line), wrapped: each further line a <tspan> below."""
         nonlocal y
-        for i, piece in enumerate(svg_wrap(text, text_w - indent - 28)):
-            body.append(f'<text x="{pad + indent + (28 if i else 0)}" y="{y}"{attrs} class="{cls}">{esc(piece)}</text>')
-            y += line_h
+        first, *more = svg_wrap(text, text_w - 28)
+        spans = "".join(f'<tspan x="{pad + 28}" y="{y + line_h * (i + 1)}">{esc(piece)}</tspan>'
+                        for i, piece in enumerate(more))
+        body.append(f'<text x="{pad}" y="{y}"{attrs} class="{cls}">{esc(first)}{" " if more else ""}{spans}</text>')
+        y += line_h * (1 + len(more))
 
     lines(f"{status_line(v)} (seen by {v['viewpoint']})", "status")
     for z in v["public"]:

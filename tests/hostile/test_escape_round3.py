@@ -362,7 +362,7 @@ def test_hostile_names_in_every_output(hostile_games, tmp_path, monkeypatch, cap
         found = json.loads(out["json"])
         assert [p["name"] for p in found["players"]] == names           # the JSON keeps each name exactly
         svg = ET.fromstring(out["svg"])
-        assert {e.tag.split("}")[1] for e in svg.iter()} <= {"svg", "rect", "text", "title", "g", "circle"}
+        assert {e.tag.split("}")[1] for e in svg.iter()} <= {"svg", "rect", "text", "tspan", "title", "g", "circle"}
         rows = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "player"]
         assert [r.removeprefix("▶ ").startswith(shown(n) + ":") for n, r in zip(names, rows)] == [True] * len(names)
         assert all(xml_char(c) for c in out["svg"])
