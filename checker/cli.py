@@ -232,13 +232,17 @@ def build_parser() -> argparse.ArgumentParser:
                 "rules keep, who is out and whose turn, each player's known and possible cards, and the "
                 "chances of every card from a seat.  Text fits the terminal; --format svg draws it.",
                 ["ruleslawyer show game.yaml", "ruleslawyer show game.yaml --at 12 --as Gordon",
-                 "ruleslawyer show game.yaml --format svg > move-12.svg"])
+                 "ruleslawyer show game.yaml --format svg > move-12.svg",
+                 "ruleslawyer show game.yaml --sheet --as Gordon"])
     show.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
     show.add_argument("--at", type=int, metavar="MOVE", help="after this move (0: the deal; default: the last; e.g. --at 12)")
     _viewpoint(show)
     _house(show, "the log")
     show.add_argument("--format", choices=("text", "json", "svg"), default="text",
                       help="text (default), json or svg (an image)")
+    show.add_argument("--sheet", action="store_true",
+                      help="the note sheet instead of the table: each card against each hand and zone, held, "
+                           "not held or its chance, from the seat (e.g. --sheet --as Gordon)")
 
     report = _sub(sub, "report", "one HTML page that steps through a game",
                   "Write one self-contained HTML page (no network) that steps through the game move by "

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from ..spec.machine import State, Token
 from ..spec.scoring import ScoreTable, winners_unscored
 from .replay import Replay
-from .textout import markup, wrap_cell
+from .textout import markup, svg_text_width, svg_wrap
 
 __all__ = ["end_view", "end_lines", "reveal_tokens", "reveal_zones", "end_svg", "end_html", "END_CSS"]
 
@@ -159,14 +159,13 @@ def end_lines(end: Mapping[str, Any]) -> list[str]:
 def end_svg(end: Mapping[str, Any], x: int, y: int, width: int) -> tuple[list[str], int]:
     """The end's lines as SVG text elements from ``y`` down, wrapped to ``width`` pixels;
     the elements and the height they take."""
-    chars = max(20, int((width - x) / 6.6))  # 12 px sans-serif: about 6.6 px a character at most
     out, h = [f'<g class="end">'], 0
     for i, line in enumerate(end_lines(end)):
         indent = len(line) - len(line.lstrip())
-        for j, piece in enumerate(wrap_cell(line.strip(), chars - indent - 4)):
+        for j, piece in enumerate(svg_wrap(line.strip(), width - 2 * x - svg_text_width(" " * (indent + 4)))):
             weight = ' font-weight="bold"' if i == 0 or line.strip().startswith("winner") else ""
-            dx = x + 7 * (indent + 4 * (j > 0))
-            out.append(f'<text x="{dx}" y="{y + h + 14}"{weight}>{markup(piece)}</text>')
+            dx = x + svg_text_width(" " * (indent + 4 * (j > 0)))
+            out.append(f'<text x="{dx:g}" y="{y + h + 14}"{weight}>{markup(piece)}</text>')
             h += 18
     out.append("</g>")
     return out, h + 6

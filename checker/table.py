@@ -32,10 +32,12 @@ from .endgame import end_lines, end_svg, end_view, reveal_tokens, reveal_zones
 from .log import parse_log
 from .nextmoves import what_next
 from .replay import Replay, replay
-from .textout import STATUS_MARK, columns, fit, json_text, markup, terminal_width, wrap_cell
+from .textout import (SVG_FONT, STATUS_MARK, columns, fit, json_text, markup, svg_text_width, svg_wrap,
+                      terminal_width)
 from .writer import move_text
 
-__all__ = ["view", "views", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line"]
+__all__ = ["view", "views", "render_text", "render_svg", "run_show", "state_at", "initials", "status_line",
+           "card_groups", "short_name"]
 
 
 def state_at(rep: Replay, at: int) -> State:
@@ -58,6 +60,37 @@ def initials(players: tuple[str, ...] | list[str]) -> dict[str, str]:
             n += 1
         out[p] = p[:n]
     return out
+
+
+def card_groups(rules: Any, items: list[str], deck: Any | None) -> list[tuple[str, list[str]]]:
+    """Items in groups with their titles: as the deck's first constraint groups them when it covers
+    them all, else by their component's first attribute, else one group named by the component."""
+    cons = deck.constraints[0] if deck is not None and deck.constraints else None
+    if cons is not None and set(c for g in cons.groups for c in g) == set(items):
+        return [(rules.name(g), list(cards)) for g, cards in zip(cons.group_names, cons.groups)]
+    comp = rules.components[rules.items[items[0]].component] if items and items[0] in rules.items else None
+    attr = next(iter(comp.attributes), None) if comp is not None else None
+    if attr is None:
+        return [(comp.noun if comp is not None else "", items)]
+    by: dict[str, list[str]] = {}
+    for i in items:
+        by.setdefault(rules.items[i].attrs.get(attr, ""), []).append(i)
+    return [(rules.name(k) if k in rules.items else k, v) for k, v in by.items()]
+
+
+def short_name(rules: Any, item: str) -> str:
+    """An item's shortest name, printed or alias (the printed one on a tie): how a table too narrow
+    for the printed names abbreviates it; any alias reads back in a log.
+
+    >>> from ruleslawyer.spec.model import Item
+    >>> class R: items = {"l4": Item("l4", "Location 4, Time 3", "cards", ("L4 T3", "Location 4 T3"))}
+    >>> short_name(R(), "l4")
+    'L4 T3'
+    """
+    found = rules.items.get(item) if isinstance(item, str) else None
+    if found is None:
+        return str(item)
+    return min((found.name, *found.aliases), key=len)
 
 
 def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None = None,
@@ -85,24 +118,10 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
     solution_deck = deal.solution_deck
     if grid_comp is None and solution_deck is not None:
         grid_comp = next((c.id for c in rules.components.values() if set(c.items) >= set(solution_deck.cards)), None)
-    groups: list[tuple[str, list[str]]] = []
-    if grid_comp is not None:
-        items = list(rules.components[grid_comp].items)
-        cons = solution_deck.constraints[0] if solution_deck is not None and solution_deck.constraints else None
-        if cons is not None and set(c for g in cons.groups for c in g) == set(items):
-            groups = [(rules.name(g), list(cards)) for g, cards in zip(cons.group_names, cons.groups)]
-        else:
-            comp = rules.components[grid_comp]
-            attr = next(iter(comp.attributes), None)
-            if attr is None:
-                groups = [(rules.noun(grid_comp), items)]
-            else:
-                by: dict[str, list[str]] = {}
-                for i in items:
-                    by.setdefault(rules.items[i].attrs.get(attr, ""), []).append(i)
-                groups = [(rules.name(k) if k in rules.items else k, v) for k, v in by.items()]
+    groups = card_groups(rules, list(rules.components[grid_comp].items), solution_deck) if grid_comp is not None else []
     marks = {name: var.label for name, var in rules.state.items()
-             if var.label and isinstance(state.vars.get(name), (frozenset, set, list))}
+             if var.label and isinstance(state.vars.get(name), (frozenset, set, list))
+             and not _records(state.vars.get(name))}
 
     def token(t: Any) -> dict[str, Any]:
         known = t.face_up or everything or (seat is not None and t.owner == seat)
@@ -114,7 +133,7 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         cells = []
         for cid in ids:
             cells.append({
-                "id": cid, "name": rules.name(cid),
+                "id": cid, "name": rules.name(cid), "short": short_name(rules, cid),
                 "p": probs.get(cid), "status": status.get(cid),
                 "tokens": [token(t) for t in state.spaces.get(cid, ())],
                 "marks": [label for name, label in marks.items() if cid in state.vars.get(name, ())],
@@ -157,6 +176,9 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
             known = [c for c in deal.deck_of_zone(z.id).cards if zprobs.get(c, {}).get(z.id, 0.0) >= 1 - 1e-9]
             public.append({"zone": z.family, "size": z.size, "known": [rules.name(c) for c in known]})
 
+    # what lies face up on the table that the rules keep as records (a labelled list of mappings)
+    table = [{"label": var.label, "items": [_record(rules, r) for r in state.vars[name]]}
+             for name, var in rules.state.items() if var.label and _records(state.vars.get(name))]
     counts = [{"label": var.label, "value": state.vars.get(name)} for name, var in rules.state.items()
               if var.label and isinstance(state.vars.get(name), int) and not isinstance(state.vars.get(name), bool)]
     last = rep.steps[at - 1].logged if at > 0 and at <= len(rep.steps) else None
@@ -166,7 +188,7 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         "last_move": move_text(rules, last.play) if last is not None else None,
         "last_line": last.position.line if last is not None else None,
         "phase": state.phase, "turn": state.turn, "ended": state.ended,
-        "players": players, "counts": counts, "public": public,
+        "players": players, "counts": counts, "public": public, "table": table,
         "spaces": spaces, "space_noun": rules.noun(grid_comp) if grid_comp else None,
         "token_noun": tokens.plural if tokens is not None else None,
         "solutions": result.solution_count if result is not None else None,
@@ -218,6 +240,24 @@ def status_line(v: dict[str, Any], solutions: bool = True) -> str:
     return line
 
 
+def _records(value: Any) -> bool:
+    """Whether a state variable's value is a list of records (mappings), e.g. tiles face up."""
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(r, Mapping) for r in value)
+
+
+def _record(rules: Any, record: Mapping[str, Any]) -> str:
+    """A record in words: its items by their names, then ``with KEY`` for each flag set.
+
+    >>> class R: items = {"red": type("I", (), {"name": "Red"})()}; name = lambda self, i: self.items[i].name
+    >>> _record(R(), {"colour": "red", "arrows": True, "twice": False})
+    'Red with arrows'
+    """
+    words = [rules.name(v) if isinstance(v, str) and v in rules.items else str(v)
+             for v in record.values() if not isinstance(v, bool) and v is not None]
+    words += [f"with {k}" for k, v in record.items() if v is True]
+    return " ".join(words)
+
+
 def _shown(rules: Any, value: Any) -> str:
     """A value the rules keep, in words: an item by its name, a list item by item."""
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -228,6 +268,11 @@ def _shown(rules: Any, value: Any) -> str:
 def _cards(names: list[str]) -> str:
     """Cards in a line: set apart by a dot, as a card's own name may hold a comma."""
     return " · ".join(names)
+
+
+def _glued(name: str) -> str:
+    """A name whose words wrap together (no-break spaces), when it is short enough to fit a line."""
+    return name.replace(" ", "\u00a0") if len(name) <= 40 else name
 
 
 def _pct(p: float | None) -> str:
@@ -260,6 +305,8 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
         lines.append(f"{v['solutions']} {words['sets']}(s) remain" + ("; determined" if v["determined"] else ""))
     for z in v["public"]:
         lines.append(f"{z['zone']} (face up): {_cards(z['known']) or '?'}")
+    for t in v.get("table", ()):
+        lines.append(f"{t['label']}: {_cards(t['items'])}")
     lines.append("")
     for p in v["players"]:
         flags = ("> " if p["turn"] else "  ") + p["name"] + (" (out)" if p["out"] else "")
@@ -302,69 +349,94 @@ def render_text(v: dict[str, Any], width: int = 80) -> str:
 
 def render_svg(v: dict[str, Any]) -> str:
     """The picture as a self-contained SVG (no fonts or images fetched): well-formed XML
-    whatever the names hold (each through :func:`markup`)."""
+    whatever the names hold (each through :func:`markup`).
+
+    Nothing runs off the picture: every line is wrapped to its width and each
+    cell is as wide as its longest name (measured by :func:`svg_text_width`);
+    a name longer than a cell of the usual width is written as its shortest
+    alias (:func:`short_name`), its printed name in the cell's tooltip."""
     esc = markup
-    cell_w, cell_h, pad = 190, 46, 10
+    pad, cell_h, line_h = 10, 46, 18
     groups = v["spaces"]
-    rows = max((len(g["items"]) for g in groups), default=0)
-    top = 30 + 22 * (len(v["players"]) + 2)
+    suffix_w = svg_text_width("100% !")
+    shown = {c["id"]: c["name"] if svg_text_width(c["name"]) <= 190 - 24 - suffix_w else c.get("short", c["name"])
+             for g in groups for c in g["items"]}  # each cell's name: its own, or its shortest alias when too long
+    longest = max((svg_text_width(n) for n in shown.values()), default=0)
+    longest = max([longest] + [svg_text_width(g["group"]) for g in groups])
+    cell_w = max(190, int(longest + suffix_w + 24))
     width = max(2 * pad + cell_w * max(len(groups), 1), 640)
-    height = top + 24 + rows * cell_h + pad
-    end, end_h = end_svg(v["end"], pad, height, width) if v.get("end") else ([], 0)
-    height += end_h
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img" '
-           f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
-           f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
-           f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
-           f'{v["moves"]}</text>']
-    public = "".join(f"; {z['zone']} (face up): {_cards(z['known']) or '?'}" for z in v["public"])
-    out.append(f'<text x="{pad}" y="38" class="status">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
-    y = 60
+    text_w = width - 2 * pad
+
+    body: list[str] = [f'<text x="{pad}" y="{20 + 20 * i}" font-size="15" font-weight="bold">{esc(piece)}</text>'
+                       for i, piece in enumerate(svg_wrap(f"{v['title']} — move {v['move']} of {v['moves']}", text_w, 15))]
+    y = 18 + 20 * len(body)
+
+    def lines(text: str, cls: str, attrs: str = "") -> None:
+        """One <text> (its textContent the whole line), wrapped: each further line a <tspan> below."""
+        nonlocal y
+        first, *more = svg_wrap(text, text_w - 28)
+        spans = "".join(f'<tspan x="{pad + 28}" y="{y + line_h * (i + 1)}">{esc(piece)}</tspan>'
+                        for i, piece in enumerate(more))
+        body.append(f'<text x="{pad}" y="{y}"{attrs} class="{cls}">{esc(first)}{" " if more else ""}{spans}</text>')
+        y += line_h * (1 + len(more))
+
+    lines(f"{status_line(v)} (seen by {v['viewpoint']})", "status")
+    for z in v["public"]:
+        lines(f"{z['zone']} (face up): {_cards([_glued(c) for c in z['known']]) or '?'}", "public")
+    for t in v.get("table", ()):
+        lines(f"{t['label']}: {_cards([_glued(c) for c in t['items']])}", "public")
+    y += 4
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"
         weight = "bold" if p["turn"] else "normal"
         bits = [f"{m['label']}: {m['value']}" for m in p["marks"]]
         if "tokens_left" in p:
             bits.append(f"{p['tokens_left']} {v['token_noun']} left")
-        for z in p["zones"]:
-            maybe = _cards([q["name"] + (f" {q['p'] * 100:.0f}%" if q["p"] is not None else "") for q in z["possible"]])
-            bits.append(f"{z['zone']}: {_cards(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
+        for z in p["zones"]:  # a card's name kept on one line (joined by no-break spaces)
+            maybe = _cards([_glued(q["name"] + (f" {q['p'] * 100:.0f}%" if q["p"] is not None else ""))
+                            for q in z["possible"]])
+            known = _cards([_glued(c) for c in z["known"]])
+            bits.append(f"{z['zone']}: {known or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
         deco = ' text-decoration="line-through"' if p["out"] else ""
-        out.append(f'<text x="{pad}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} class="player">'
-                   f'{"▶ " if p["turn"] else ""}{esc(p["name"])}{" (out)" if p["out"] else ""}: {esc("; ".join(bits))}</text>')
-        y += 22
+        lines(f'{"▶ " if p["turn"] else ""}{p["name"]}{" (out)" if p["out"] else ""}: {"; ".join(bits)}', "player",
+              f' fill="{colour}" font-weight="{weight}"{deco}')
+    top = y - 8
+    rows = max((len(g["items"]) for g in groups), default=0)
+    height = top + 24 + rows * cell_h + pad
     for gi, g in enumerate(groups):
         x = pad + gi * cell_w
-        out.append(f'<text x="{x + 4}" y="{top + 14}" font-weight="bold">{esc(g["group"])}</text>')
+        body.append(f'<text x="{x + 4}" y="{top + 14}" font-weight="bold">{esc(g["group"])}</text>')
         for ri, c in enumerate(g["items"]):
             cy = top + 24 + ri * cell_h
             fill = "#d9d4c7" if c["marks"] else "#ffffff"
             stroke = {"in": "#2a7a2a", "out": "#b33"}.get(c["status"] or "", "#888")
-            out.append(f'<g class="space" data-id="{esc(c["id"])}"><rect x="{x + 2}" y="{cy}" width="{cell_w - 6}" '
-                       f'height="{cell_h - 6}" rx="4" fill="{fill}" stroke="{stroke}"/>')
+            body.append(f'<g class="space" data-id="{esc(c["id"])}"><rect x="{x + 2}" y="{cy}" width="{cell_w - 6}" '
+                        f'height="{cell_h - 6}" rx="4" fill="{fill}" stroke="{stroke}"/>')
             if c["p"] is not None:
-                out.append(f'<rect x="{x + 2}" y="{cy + cell_h - 10}" width="{(cell_w - 6) * c["p"]:.1f}" height="4" '
-                           f'fill="{stroke}"/>')
-            name = wrap_cell(c["name"], 24)[0] + ("…" if len(wrap_cell(c["name"], 24)) > 1 else "")
+                body.append(f'<rect x="{x + 2}" y="{cy + cell_h - 10}" width="{(cell_w - 6) * c["p"]:.1f}" height="4" '
+                            f'fill="{stroke}"/>')
             mark = {"in": " !", "out": " x"}.get(c["status"] or "", "")
-            out.append(f'<text x="{x + 7}" y="{cy + 15}"><title>{esc(c["name"])}</title>{esc(name)}</text>')
-            out.append(f'<text x="{x + cell_w - 10}" y="{cy + 15}" text-anchor="end">{_pct(c["p"]).strip()}{mark}</text>')
+            body.append(f'<text x="{x + 7}" y="{cy + 15}"><title>{esc(c["name"])}</title>{esc(shown[c["id"]])}</text>')
+            body.append(f'<text x="{x + cell_w - 10}" y="{cy + 15}" text-anchor="end">{_pct(c["p"]).strip()}{mark}</text>')
             label = " ".join(c["marks"])
             for ti, t in enumerate(c["tokens"]):
                 tx = x + 16 + ti * 30
                 value = "?" if t["value"] is None else str(t["value"])
                 face = "#fff" if t["face_up"] else "#333"
                 ink = "#000" if t["face_up"] else "#fff"
-                out.append(f'<circle cx="{tx}" cy="{cy + 27}" r="9" fill="{face}" stroke="#333"/>'
-                           f'<text x="{tx}" y="{cy + 31}" text-anchor="middle" font-size="9" fill="{ink}">'
-                           f'{esc(t["short"][:2])}{esc(value)}</text>')
+                body.append(f'<circle cx="{tx}" cy="{cy + 27}" r="9" fill="{face}" stroke="#333"/>'
+                            f'<text x="{tx}" y="{cy + 31}" text-anchor="middle" font-size="9" fill="{ink}">'
+                            f'{esc(t["short"][:2])}{esc(value)}</text>')
             if label:
-                out.append(f'<text x="{x + cell_w - 10}" y="{cy + 31}" text-anchor="end" font-style="italic">'
-                           f'{esc(label)}</text>')
-            out.append("</g>")
-    out.extend(end)
-    out.append("</svg>")
+                body.append(f'<text x="{x + cell_w - 10}" y="{cy + 31}" text-anchor="end" font-style="italic">'
+                            f'{esc(label)}</text>')
+            body.append("</g>")
+    end, end_h = end_svg(v["end"], pad, height, width) if v.get("end") else ([], 0)
+    height += end_h
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{SVG_FONT}" role="img" '
+           f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
+           f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>', *body, *end, "</svg>"]
     return "\n".join(out)
 
 
@@ -372,7 +444,6 @@ def render_svg(v: dict[str, Any]) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from .check import number_moves
     from .solve import viewpoint_of
 
     log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
@@ -381,17 +452,26 @@ def run_show(args: argparse.Namespace) -> int:
     at = moves if args.at is None else args.at
     if not 0 <= at <= moves:
         raise DiagnosticError([Diagnostic("RL010", f"--at {args.at}: the log has {moves} moves", Position(args.log))])
-    v = view(rep, at, viewpoint_of(args, rep))
+    if getattr(args, "sheet", False):  # the note sheet (checker/sheet.py) instead of the table
+        from .sheet import render_sheet_svg, render_sheet_text, sheet_view
+        return _print(args, rep, sheet_view(rep, at, viewpoint_of(args, rep)), render_sheet_text, render_sheet_svg)
+    return _print(args, rep, view(rep, at, viewpoint_of(args, rep)), render_text, render_svg)
+
+
+def _print(args: argparse.Namespace, rep: Replay, v: dict[str, Any], text_of: Any, svg_of: Any) -> int:
+    """A picture's data with the log's errors, printed in the format asked; 1 when the log has errors."""
+    from .check import number_moves
+
     errors = rep.reporter.errors
-    number_moves(errors, log)
+    number_moves(errors, rep.log)
     v["errors"] = [d.to_json() for d in errors]
     if args.format == "json":
         print(json_text(v, indent=1, default=str))
     elif args.format == "svg":
-        print(render_svg(v))
+        print(svg_of(v))
     else:
         width = terminal_width()
-        text = render_text(v, width)
+        text = text_of(v, width)
         if errors:
             text = fit(f"this log has {len(errors)} error(s) ('ruleslawyer check' says where)", width) + "\n" + text
         print(text)

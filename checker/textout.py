@@ -37,7 +37,7 @@ from typing import Any, Sequence
 from ..spec.diagnostics import UNPRINTABLE, printable
 
 __all__ = ["terminal_width", "wrap_width", "fit", "wrap_cell", "columns", "grid", "grid_fits", "markup", "json_text",
-           "MIN_WIDTH", "STATUS_MARK"]
+           "MIN_WIDTH", "STATUS_MARK", "SVG_FONT", "SVG_EM", "svg_text_width", "svg_wrap"]
 
 #: A card's status mark in a table: certainly in the solution, certainly not.
 STATUS_MARK = {"in": "!", "out": "x"}
@@ -178,7 +178,8 @@ def grid(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Sequence[st
                        textwrap.wrap(pairs, max(width - 2, 8), initial_indent="  ", subsequent_indent="  ",
                                      break_long_words=False, break_on_hyphens=False))
         return "\n".join(out)
-    lines = [_row(title, heads, name_w, cell_w, gap)]
+    titles = textwrap.wrap(title, name_w, break_on_hyphens=False) or [""]  # a long title: its last line by the heads
+    lines = [*titles[:-1], _row(titles[-1], heads, name_w, cell_w, gap)]
     for name, values in rows:
         names = textwrap.wrap(name, name_w, subsequent_indent="  ", break_on_hyphens=False) or [""]
         lines.append(_row(names[0], values, name_w, cell_w, gap))
@@ -202,10 +203,34 @@ def _grid_widths(title: str, heads: Sequence[str], rows: Sequence[tuple[str, Seq
     """The name column's width (None: too narrow for a table) and each value column's."""
     cell_w = [max(len(h), *(len(v[i]) for _n, v in rows)) for i, h in enumerate(heads)]
     values_w = sum(w + gap for w in cell_w)
-    longest_word = max((len(w) for n, _v in rows for w in (n.split() or [""])), default=1)
+    longest_word = max((len(w) for n in (title, *(n for n, _v in rows)) for w in (n.split() or [""])), default=1)
     natural = max(len(title), *(len(n) for n, _v in rows))
     name_w = min(natural, width - values_w)
     return (None if name_w < min(natural, max(longest_word + 2, 8)) else name_w), cell_w
+
+
+#: The pictures' font size (px) and the width of a character in it, in ems: wider than sans-serif's
+#: average (about 0.55 em), so text measured by it fits where a browser draws it.
+SVG_FONT, SVG_EM = 12, 0.62
+
+
+def svg_text_width(text: str, size: float = SVG_FONT) -> float:
+    """The width in px that ``text`` takes in an SVG picture at ``size`` px, counted by characters.
+
+    >>> svg_text_width("Bar 6 o'clock")
+    96.72
+    """
+    return round(len(printable(text)) * size * SVG_EM, 2)
+
+
+def svg_wrap(text: str, width_px: float, size: float = SVG_FONT) -> list[str]:
+    """``text`` on as many lines as keep each within ``width_px`` at ``size`` px (words kept whole
+    when they fit, :func:`wrap_cell`).
+
+    >>> svg_wrap("Restaurant, Time 3 · Bar 6 o'clock", 150)
+    ['Restaurant, Time 3 ·', "Bar 6 o'clock"]
+    """
+    return wrap_cell(text, int(width_px / (size * SVG_EM)))
 
 
 def markup(text: str) -> str:

@@ -128,6 +128,28 @@ def _item_id(item: Any) -> str | None:
     return str(item["id"]) if isinstance(item, dict) and "id" in item else None
 
 
+def _keep_names(old: Any, new: Any) -> Any:
+    """A component's item replaced where it stands keeps the names it had (its printed name and
+    aliases) as aliases beside the new item's own, so logs written with them still read."""
+    if not (isinstance(old, dict) and isinstance(new, LMap) and "name" in old and "name" in new):
+        return new
+    given = list(new.get("aliases") or [])
+    kept = [str(n) for n in (old["name"], *(old.get("aliases") or []))
+            if str(n) != str(new["name"]) and str(n) not in map(str, given)]
+    if not kept:
+        return new
+    aliases = LSeq([*given, *kept])
+    base_pos = position_of(old) or new.pos
+    aliases.pos = new.pos_of("aliases") if "aliases" in new else new.pos
+    aliases.item_pos = [position_of(new.get("aliases"), i) or aliases.pos for i in range(len(given))] + \
+        [base_pos] * len(kept)
+    out = _copy_map(new)
+    out["aliases"] = aliases
+    out.key_pos.setdefault("aliases", new.pos)
+    out.val_pos.setdefault("aliases", aliases.pos)
+    return out
+
+
 def _edit_list(base: LSeq, change: LMap, ctx: Ctx, where: str) -> LSeq:
     items, positions = list(base), list(base.item_pos)
     for key in change:
@@ -159,6 +181,8 @@ def _edit_list(base: LSeq, change: LMap, ctx: Ctx, where: str) -> LSeq:
                 items.append(item)
                 positions.append(adds.pos_of(i))
             else:
+                if where.startswith("change/components/"):
+                    item = _keep_names(items[at], item)
                 items[at], positions[at] = item, adds.pos_of(i)
     out = LSeq(items)
     out.pos, out.item_pos = base.pos, positions

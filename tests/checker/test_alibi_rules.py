@@ -301,9 +301,9 @@ def test_a_public_answer_a_priest_answer_a_shown_card_and_a_cook_draw(tmp_path):
         ("Red answered 0 to Blue for [12 o'clock]", None),
         ("Red answered 2 to Green for [6 o'clock]", frozenset({"Green", "Red"})),       # Green is the Priest
         ("whether Red showed Green a card", None),
-        ("Red showed Location 4, 6 o'clock (placeholder) to Green", frozenset({"Green", "Blue"})),
-        ("Yellow answered 2 to Red for [Solarium, Location 4 (placeholder)]", None),
-        ("Red drew Restaurant, Time 4 (placeholder) from Yellow's hand", frozenset({"Red"})),  # never the Captain
+        ("Red showed Location 4, 6 o'clock to Green", frozenset({"Green", "Blue"})),
+        ("Yellow answered 2 to Red for [Solarium, Location 4]", None),
+        ("Red drew Restaurant, Time 4 from Yellow's hand", frozenset({"Red"})),  # never the Captain
     ]
 
 

@@ -2,7 +2,7 @@
 byte kept; idempotent; ``--check``, ``--diff``, ``--format json``; a formatted log checks the same.
 
 The expected lines are written by hand from the example logs and the printed names of the rule
-files (rules/lady-alice.yaml: ``Baker`` is "Samuel White Baker", ``P2`` "Place 2 (placeholder)").
+files (rules/lady-alice.yaml: ``Baker`` is "Samuel White Baker", ``P2`` "Place 2").
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ LA3 = EXAMPLES / "lady-alice" / "clean-3p.yaml"
 # examples/lady-alice/clean-3p.yaml, as written and as printed (by hand).
 LA3_TITLE = ('title: "A complete game for three"', "title: A complete game for three")
 LA3_BEN = ("  - {suspect: Ben, clues: [Baker, P2, T3, compass], smiles: 1}",
-           "  - {suspect: Ben, clues: [Samuel White Baker, Place 2 (placeholder), Time 3 (placeholder), compass], "
+           "  - {suspect: Ben, clues: [Samuel White Baker, Place 2, Time 3, compass], "
            "smiles: 1}")
 LA3_CAT = ("  - {suspect: Cat, clues: [Tippu Tip, P4, 5 p.m., compass], smiles: 3}",
-           "  - {suspect: Cat, clues: [Tippu Tip, Place 4 (placeholder), 5 p.m., compass], smiles: 3}")
+           "  - {suspect: Cat, clues: [Tippu Tip, Place 4, 5 p.m., compass], smiles: 3}")
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -122,13 +122,13 @@ def test_a_name_that_needs_quotes_gets_them():
     text = ("rules: perfect-alibi\nplayers: [Yellow, Blue, Green]\n"
             "setup:\n  colours: {Yellow: Yellow, Blue: Blue, Green: Green}\nprivate:\n  missing: 'L4 6'\nmoves: []\n")
     after = format_text(text, str(ROOT / "t.yaml")).after
-    # by hand (rules/perfect-alibi.yaml): L4 6 is "Location 4, 6 o'clock (placeholder)"; in block context a
+    # by hand (rules/perfect-alibi.yaml): L4 6 is "Location 4, 6 o'clock"; in block context a
     # comma needs no quotes
-    assert after.splitlines()[5] == "  missing: Location 4, 6 o'clock (placeholder)"
+    assert after.splitlines()[5] == "  missing: Location 4, 6 o'clock"
     flow = text.replace("  missing: 'L4 6'", "  hand: {Yellow: ['L4 6']}")
     # ... in a flow list it does
     assert format_text(flow, str(ROOT / "t.yaml")).after.splitlines()[5] == \
-        "  hand: {Yellow: [\"Location 4, 6 o'clock (placeholder)\"]}"
+        "  hand: {Yellow: [\"Location 4, 6 o'clock\"]}"
 
 
 @pytest.mark.parametrize("path", usable_examples(), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -197,7 +197,7 @@ def test_json_gives_each_file_and_its_edits(tmp_path):
     # by hand: the title (line 3, after 'title: '), then O3 in Ann's suspicion
     assert entry["edits"][:2] == [
         {"line": 3, "column": 8, "written": '"A complete game for three"', "printed": "A complete game for three"},
-        {"line": ann + 1, "column": text[ann].index("O3") + 1, "written": "O3", "printed": "Object 3 (placeholder)"}]
+        {"line": ann + 1, "column": text[ann].index("O3") + 1, "written": "O3", "printed": "Object 3"}]
     assert len(entry["edits"]) == 6
     status, out, _err = run("fmt", "--format", "json", str(log))
     assert status == 0 and json.loads(out)[0]["written"] is True
@@ -251,7 +251,7 @@ def test_a_flow_list_of_moves_becomes_one_move_a_line_keeping_its_comments():
                    "]   # done\n")
     # by hand: each move on its own line, each comment after the same move or between the same two
     printed = HEAD + ("moves:  # the moves\n"
-                      "  - {suspect: Ann, clues: [Samuel White Baker, Place 2 (placeholder), Time 3 (placeholder), "
+                      "  - {suspect: Ann, clues: [Samuel White Baker, Place 2, Time 3, "
                       "compass], smiles: 0}  # Ann's\n"
                       "  # Ben passes\n"
                       "\n"

@@ -323,7 +323,8 @@ class Maker:
         log = self._a_log(rng, case)
         at = ["--at", str(rng.choice([0, 1, 3, 10, 999, -1, "x", 10 ** 30]))] if rng.random() < 0.5 else []
         fmt = ["--format", rng.choice(["text", "json", "svg"])] if rng.random() < 0.7 else []
-        case.argv = ["show", str(log), *at, *self._seat(rng), *fmt, *self._house(rng)]
+        sheet = ["--sheet"] if rng.random() < 0.3 else []
+        case.argv = ["show", str(log), *at, *self._seat(rng), *fmt, *sheet, *self._house(rng)]
 
     def _report(self, rng: random.Random, case: Case) -> None:
         log = self._a_log(rng, case)

@@ -186,6 +186,20 @@ def test_esc_names_show_and_solve_print_the_name_escaped(args):
         assert " \\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mCat: 9 counters left" in run.stdout   # the player's row
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "svg"])
+def test_esc_names_the_note_sheet_prints_the_name_escaped(fmt):
+    run = run_cli("show", str(CASES / "esc-names.yaml"), "--sheet", "--as", "Ann", "--format", fmt, env={"COLUMNS": "300"})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert_terminal_safe(run.stdout + run.stderr, f"show --sheet --format {fmt}")
+    if fmt == "json":
+        assert json.loads(run.stdout)["players"][2] == "\x1b]0;PWNED\x07\x1b[2J\x1b[31mCat"   # the data kept exact
+    elif fmt == "svg":
+        heads = [t.firstChild.data for t in xml.dom.minidom.parseString(run.stdout).getElementsByTagName("text")]
+        assert "\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mCat" in heads               # a column head, escaped
+    else:
+        assert "\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mCat" in run.stdout
+
+
 def test_svg_control_char_show_svg_is_well_formed():
     run = run_cli("show", str(CASES / "svg-control-char.yaml"), "--format", "svg")
     assert run.returncode == 0, run.stderr
@@ -348,7 +362,7 @@ def test_hostile_names_in_every_output(hostile_games, tmp_path, monkeypatch, cap
         found = json.loads(out["json"])
         assert [p["name"] for p in found["players"]] == names           # the JSON keeps each name exactly
         svg = ET.fromstring(out["svg"])
-        assert {e.tag.split("}")[1] for e in svg.iter()} <= {"svg", "rect", "text", "title", "g", "circle"}
+        assert {e.tag.split("}")[1] for e in svg.iter()} <= {"svg", "rect", "text", "tspan", "title", "g", "circle"}
         rows = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "player"]
         assert [r.removeprefix("▶ ").startswith(shown(n) + ":") for n, r in zip(names, rows)] == [True] * len(names)
         assert all(xml_char(c) for c in out["svg"])

@@ -46,7 +46,9 @@ def test_corpus_logs_through_the_table_commands(case, capsys, monkeypatch, tmp_p
     monkeypatch.chdir(ROOT)
     log = str(case.relative_to(ROOT))
     for args in (["show", log], ["show", log, "--format", "json"], ["show", log, "--format", "svg"],
-                 ["show", log, "--at", "0", "--omniscient"], ["solve", log], ["solve", log, "--format", "json"],
+                 ["show", log, "--at", "0", "--omniscient"], ["show", log, "--sheet"],
+                 ["show", log, "--sheet", "--format", "json"], ["show", log, "--sheet", "--format", "svg"],
+                 ["solve", log], ["solve", log, "--format", "json"],
                  ["report", log, "-o", str(tmp_path / "out.html")]):
         _run(args, capsys)
     copy = tmp_path / case.name

@@ -143,7 +143,7 @@ def test_names_replace_the_printed_name_and_keep_the_old_one_as_an_alias(overlay
     path = overlay("names:\n  place-2: Victoria Station\n  object-2: a pocket watch\n")
     rules = load_rules("lady-alice", house=[path])
     assert rules.name("place-2") == "Victoria Station" and rules.name("object-2") == "a pocket watch"
-    for text in ("victoria station", "Place 2 (placeholder)", "P2"):
+    for text in ("victoria station", "Place 2", "Place 2 (placeholder)", "P2"):  # the old names still read
         assert rules.find("clues", text) == "place-2"
     assert "Victoria Station" in [i["name"] for i in show_json(rules)["components"]["clues"]["items"]]
     clash = overlay("names:\n  place-2: Mary Kingsley\n")
@@ -151,6 +151,20 @@ def test_names_replace_the_printed_name_and_keep_the_old_one_as_an_alias(overlay
     missing = overlay("names:\n  place-22: Victoria Station\n")
     (code, _f, line, _c, _m, hint), = errors(missing)
     assert (code, line) == ("RL126", 5) and "place-2" in hint
+
+
+def test_an_item_replaced_under_change_keeps_its_old_names_as_aliases(overlay):
+    # rules/lady-alice.yaml: place-2 is printed "Place 2", aliases P2 and "Place 2 (placeholder)"
+    path = overlay("change:\n  components:\n    clues:\n      list:\n        $add:\n"
+                   "          - {category: place, id: place-2, name: Victoria Station, aliases: [Victoria]}\n")
+    rules = load_rules("lady-alice", house=[path])
+    assert rules.name("place-2") == "Victoria Station"
+    assert rules.items["place-2"].aliases == ("Victoria", "Place 2", "P2", "Place 2 (placeholder)")
+    for text in ("Victoria", "place 2", "P2", "Place 2 (placeholder)"):
+        assert rules.find("clues", text) == "place-2"
+    clash = overlay("change:\n  components:\n    clues:\n      list:\n        $add:\n"
+                    "          - {category: place, id: place-2, name: Mary Kingsley}\n")
+    assert [c for c, *_ in errors(clash)]                                # a name another item has: an error
 
 
 def test_unknown_keys_are_errors_with_a_did_you_mean(overlay):
