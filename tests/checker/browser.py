@@ -78,7 +78,9 @@ class Browser:
         target = self._send("Target.createTarget", {"url": url})["targetId"]
         self.session = self._send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         deadline = time.monotonic() + self.timeout
-        check = f"location.href === {json.dumps(url)} && document.readyState === 'complete' && !!({ready})"
+        base = url.split("#")[0]  # the page may set its own hash (the move it shows)
+        check = (f"location.href.split('#')[0] === {json.dumps(base)} && document.readyState === 'complete' "
+                 f"&& !!({ready})")
         while not self.eval(check):
             if time.monotonic() > deadline:
                 raise TimeoutError("page load")
