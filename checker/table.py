@@ -318,20 +318,15 @@ def render_svg(v: dict[str, Any]) -> str:
     cell_w, cell_h, pad = 190, 46, 10
     groups = v["spaces"]
     rows = max((len(g["items"]) for g in groups), default=0)
-    top = 30 + 22 * (len(v["players"]) + 2)
     width = max(2 * pad + cell_w * max(len(groups), 1), 640)
-    height = top + 24 + rows * cell_h + pad
-    end, end_h = end_svg(v["end"], pad, height, width) if v.get("end") else ([], 0)
-    height += end_h
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img" '
-           f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
-           f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
-           f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
-           f'{v["moves"]}</text>']
+    chars = max(20, int((width - 2 * pad) / 7.2))  # 12 px sans-serif, bold: at most about 7.2 px a character
     public = "".join(f"; {z['zone']} (face up): {_cards(z['known']) or '?'}" for z in v["public"])
-    out.append(f'<text x="{pad}" y="38" class="status">{esc(status_line(v) + public)} (seen by {esc(v["viewpoint"])})</text>')
-    y = 60
+    status = wrap_cell(f"{status_line(v)}{public} (seen by {v['viewpoint']})", chars)
+    texts, y = [], 38
+    for i, line in enumerate(status):  # the page shows the status itself and hides these lines
+        texts.append(f'<text x="{pad}" y="{y}" class="status">{esc(line)}</text>')
+        y += 16
+    y += 6
     for p in v["players"]:
         colour = "#999" if p["out"] else "#000"
         weight = "bold" if p["turn"] else "normal"
@@ -342,9 +337,22 @@ def render_svg(v: dict[str, Any]) -> str:
             maybe = _cards([q["name"] + (f" {q['p'] * 100:.0f}%" if q["p"] is not None else "") for q in z["possible"]])
             bits.append(f"{z['zone']}: {_cards(z['known']) or '?'}" + (f" (maybe {maybe})" if maybe and len(z["known"]) < z["size"] else ""))
         deco = ' text-decoration="line-through"' if p["out"] else ""
-        out.append(f'<text x="{pad}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} class="player">'
-                   f'{"▶ " if p["turn"] else ""}{esc(p["name"])}{" (out)" if p["out"] else ""}: {esc("; ".join(bits))}</text>')
-        y += 22
+        lines = wrap_cell(f'{"▶ " if p["turn"] else ""}{p["name"]}{" (out)" if p["out"] else ""}: {"; ".join(bits)}', chars)
+        for i, line in enumerate(lines):  # the first line alone is the player's row (class "player")
+            texts.append(f'<text x="{pad + (14 if i else 0)}" y="{y}" fill="{colour}" font-weight="{weight}"{deco} '
+                         f'class="{"player-more" if i else "player"}">{esc(line)}</text>')
+            y += 16
+        y += 6
+    top = y + 14 - 22
+    height = top + 24 + rows * cell_h + pad
+    end, end_h = end_svg(v["end"], pad, height, width) if v.get("end") else ([], 0)
+    height += end_h
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img" '
+           f'aria-label="{esc(v["rules"])}, move {v["move"]}">',
+           f'<rect width="{width}" height="{height}" fill="#fbfaf6"/>',
+           f'<text x="{pad}" y="20" font-size="15" font-weight="bold">{esc(v["title"])} — move {v["move"]} of '
+           f'{v["moves"]}</text>', *texts]
     for gi, g in enumerate(groups):
         x = pad + gi * cell_w
         out.append(f'<text x="{x + 4}" y="{top + 14}" font-weight="bold">{esc(g["group"])}</text>')
