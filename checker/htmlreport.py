@@ -234,7 +234,7 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -
         "seats": [{"name": seat.name, "steps": _seat_steps(pool, vs)} for seat, vs in zip(seats, per_seat)],
         "lines": list(pool.index),
     })
-    graph = graph_svg([seat_label(s) for s in seats], [_series(vs) for vs in per_seat], first["words"]["noun"])
+    graph = graph_svg([seat_label(s) for s in seats], [_series(vs) for vs in per_seat], first["words"]["sets"])
     options = "".join(f'<option value="{i}"{" selected" if s == viewpoint else ""}>{markup(seat_label(s))}</option>'
                       for i, s in enumerate(seats))
     noted = {i for i, n in enumerate(notes) if n}

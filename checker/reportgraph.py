@@ -11,9 +11,9 @@ chosen (``data-seat``).  Every name goes through :func:`markup`; a name too
 long for the legend is shortened there, whole in its ``<title>``.
 
 >>> svg = graph_svg(["spectator", "Ann"], [[{"solutions": 4, "bits": 2.0, "exact": True},
-...                                          {"solutions": 2, "bits": 1.0, "exact": False}]] * 2, "solution")
+...                                          {"solutions": 2, "bits": 1.0, "exact": False}]] * 2, "possible solution")
 >>> svg.count('class="seat-line"'), "upper bound" in svg, svg.startswith("<svg")
-(4, True, True)
+(6, True, True)
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _runs(points: list[tuple[float, float, bool] | None]) -> list[tuple[list[tup
 def graph_svg(seats: Sequence[str], series: Sequence[Sequence[dict[str, Any]]], noun: str) -> str:
     """The graph for ``seats`` (their names) and, per seat, one point per move: ``solutions``
     (None: not counted) and ``bits`` (None: no deal fits) with ``exact``; ``noun`` the
-    rules' word for a solution."""
+    rules' words for what is counted (a possible solution)."""
     steps = max((len(s) for s in series), default=1)
     span = WIDTH - LEFT - RIGHT
     dx = span / max(1, steps - 1)
@@ -104,10 +104,10 @@ def graph_svg(seats: Sequence[str], series: Sequence[Sequence[dict[str, Any]]], 
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" id="graph-svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="11" role="img" '
-           f'aria-label="{markup(noun)}s left and entropy per seat" data-left="{LEFT}" data-step="{dx:.4f}">',
+           f'aria-label="{markup(noun)}(s) left and entropy per seat" data-left="{LEFT}" data-step="{dx:.4f}">',
            f'<rect width="{WIDTH}" height="{height}" fill="#fbfaf6"/>', *legend]
-    title2 = "entropy of the " + noun + ", bits" + (" (dashed: an upper bound, its groups linked)" if bound else "")
-    for top, title in ((top1, f"{noun}s left (log scale)"), (top2, title2)):
+    title2 = "entropy, in bits" + (" (dashed: an upper bound, the groups being linked)" if bound else "")
+    for top, title in ((top1, f"{noun}(s) left (log scale)"), (top2, title2)):
         out.append(f'<text x="{LEFT}" y="{top - 6}" font-weight="bold">{markup(title)}</text>')
         out.append(f'<rect x="{LEFT}" y="{top}" width="{span}" height="{PANEL}" fill="#fff" stroke="#bbb"/>')
     for k in range(decades + 1):

@@ -20,7 +20,8 @@ MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistenc
            "checker.blame", "spec.scoring", "spec.facts", "spec.dealmodel", "spec.deal", "spec.env",
            "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr", "spec.exprgen",
            "checker.textout", "checker.nextmoves", "checker.recover", "checker.fmt", "checker.fmtlayout",
-           "checker.typed", "checker.yamltext", "checker.interrupts"]
+           "checker.typed", "checker.yamltext", "checker.interrupts", "checker.comments", "checker.reportgraph",
+           "checker.htmlreport", "solver.entropy"]
 
 
 @pytest.mark.parametrize("name", MODULES)
