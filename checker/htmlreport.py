@@ -59,12 +59,16 @@ _JS = """
   const data = JSON.parse(document.getElementById('game-data').textContent);
   const pool = data.lines, last = data.moves.length;
   const $ = (id) => document.getElementById(id);
-  // each seat's pictures: every step a list of lines of the pool, each told as its changes from the step before
+  // each seat's pictures: every step lines of the pool, told as runs of the step before's and new lines
   const seats = data.seats.map(function (seat) {
     let lines = [];
     return seat.steps.map(function (s) {
-      lines = lines.slice(0, s.n);
-      for (const d of s.d) { lines[d[0]] = d[1]; }
+      const now = [];
+      for (const op of s.svg) {
+        if (Array.isArray(op)) { for (let i = op[0]; i < op[0] + op[1]; i++) { now.push(lines[i]); } }
+        else { now.push(op); }
+      }
+      lines = now;
       return {lines: lines, status: s.status, p: s.p, m: s.m};
     });
   });
@@ -179,7 +183,15 @@ def seat_label(viewpoint: Any) -> str:
 
 
 class _Pool:
-    """Lines of the pictures, each kept once: a step is its changes from the step before."""
+    """Lines of the pictures, each kept once; a step is told from the step before as a list of
+    ``[start, count]`` (that many lines of the step before, from ``start``) and line numbers of
+    the pool (a line the step before did not have at that place): a line moved down by a wrapped
+    row above it is still copied.
+
+    >>> pool = _Pool()
+    >>> pool.steps(["a\\nb\\nc", "a\\nx\\nb\\nc"])
+    [[0, 1, 2], [[0, 1], 3, [1, 2]]]
+    """
 
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
@@ -187,11 +199,22 @@ class _Pool:
     def add(self, line: str) -> int:
         return self.index.setdefault(line, len(self.index))
 
-    def steps(self, svgs: list[str]) -> list[dict[str, Any]]:
-        out, before = [], []
+    def steps(self, svgs: list[str]) -> list[list[Any]]:
+        out: list[list[Any]] = []
+        before: list[int] = []
         for svg in svgs:
             now = [self.add(line) for line in svg.split("\n")]
-            out.append({"n": len(now), "d": [[i, x] for i, x in enumerate(now) if i >= len(before) or before[i] != x]})
+            where = {x: i for i, x in reversed(list(enumerate(before)))}  # a line's first place before
+            ops: list[Any] = []
+            for x in now:
+                last = ops[-1] if ops and isinstance(ops[-1], list) else None
+                if last is not None and last[0] + last[1] < len(before) and before[last[0] + last[1]] == x:
+                    last[1] += 1
+                elif x in where:
+                    ops.append([where[x], 1])
+                else:
+                    ops.append(x)
+            out.append(ops)
             before = now
         return out
 
@@ -202,8 +225,8 @@ def _seat_steps(pool: _Pool, vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for pic, v in zip(pictures, vs):
         items = [c for g in v["spaces"] for c in g["items"]]
-        out.append({**pic, "status": printable(status_line(v)),  # shown as text
-                    "p": [None if c["p"] is None else round(c["p"], 5) for c in items],
+        out.append({"svg": pic, "status": printable(status_line(v)),  # shown as text
+                    "p": [None if c["p"] is None else round(c["p"], 4) for c in items],
                     "m": "".join(code.get(c["status"] or "", "-") for c in items)})
     return out
 

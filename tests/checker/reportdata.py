@@ -1,8 +1,8 @@
 """The data block of a ``ruleslawyer report`` page, read back as each seat's steps.
 
 The page keeps every line of its pictures once (``lines``) and each step of a
-seat as its changes from the step before (``n`` lines, ``d`` the changed ones,
-``[position, line]``); :func:`seat_steps` rebuilds each picture in full.
+seat (``svg``) as runs of the step before's lines (``[start, count]``) and
+new lines (a number in ``lines``); :func:`seat_steps` rebuilds each picture.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ def seat_steps(data: dict[str, Any], seat: int = 0) -> list[dict[str, Any]]:
     """Each step of a seat with its picture (``svg``) whole, and its status."""
     out, lines = [], []
     for s in data["seats"][seat]["steps"]:
-        lines = lines[:s["n"]] + [None] * max(0, s["n"] - len(lines))
-        for i, x in s["d"]:
-            lines[i] = x
-        assert None not in lines
+        now: list[int] = []
+        for op in s["svg"]:
+            now.extend(lines[op[0]:op[0] + op[1]] if isinstance(op, list) else [op])
+        lines = now
         out.append({"svg": "\n".join(data["lines"][i] for i in lines), "status": s["status"]})
     return out
