@@ -225,6 +225,23 @@ def test_the_corpus_reports_run_in_a_browser(tmp_path, case, flags, steps):
     _step_through(out, steps, players)
 
 
+@NO_BROWSER
+def test_the_logs_comments_are_text_in_the_page(tmp_path):
+    out = tmp_path / "m.html"
+    run = run_cli("report", str(CASES / "report-comments.yaml"), "-o", str(out), timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = _report_data(out)
+    assert data["comments"][1] == ["<img src=x onerror=\"document.title='PWNED'\"> & a bidi override \\u202e here",
+                                   ']]></text></svg><b id="pwned">x</b>']
+    assert data["comments"][2] == ['"a quoted # is no comment" \'nor this #\' but this is']
+    with Browser(find_browser(), timeout=120) as b:  # type: ignore[arg-type]
+        b.open(out.as_uri() + "#1", "window.ruleslawyer")
+        assert b.eval("document.getElementById('comments').textContent").startswith("<img src=x")
+        b.eval("window.ruleslawyer.show(2)")
+        assert b.eval("document.title") != "PWNED" and b.eval("document.querySelectorAll('#pwned, img').length") == 0
+        assert b.eval("document.scripts.length") == 2
+
+
 def _step_through(page_path: Path, steps: int, players: list[str]) -> None:
     """Open the page, step through every move: the picture drawn, the names shown as text, nothing injected."""
     with Browser(find_browser(), timeout=120) as b:  # type: ignore[arg-type]
