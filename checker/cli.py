@@ -246,7 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = _sub(sub, "report", "one HTML page that steps through a game",
                   "Write one self-contained HTML page (no network) that steps through the game move by "
-                  "move, with the table and the chances after each move, from a seat.",
+                  "move, with the table and the chances after each move, the log's comments, and a graph of "
+                  "the solutions left and their entropy. Every seat is in the page (the spectator and each "
+                  "player the log has private facts of: a switcher); --as or --omniscient picks the one "
+                  "shown first. game.html#12 opens at move 12.",
                   ["ruleslawyer report game.yaml -o game.html", "ruleslawyer report game.yaml -o game.html --as Gordon"])
     report.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
     report.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write (e.g. -o game.html)")

@@ -20,10 +20,12 @@ from ..spec.diagnostics import printable
 from .endgame import END_CSS, end_html, end_view
 from .log import parse_log
 from .replay import Replay, replay
+from ..solver import queries
+from .reportgraph import graph_svg
 from .table import render_svg, status_line, views
 from .textout import fit, json_text, markup
 
-__all__ = ["page", "run_report", "script_json"]
+__all__ = ["page", "report_seats", "seat_label", "run_report", "script_json"]
 
 _CSS = """
 body { font-family: sans-serif; margin: 1em 2em; background: #fbfaf6; color: #222; }
@@ -39,6 +41,14 @@ h1 { font-size: 1.3em; margin-bottom: .2em; }
 #moves li.done { color: #555; }
 #status { margin: .3em 0; }
 #errors { color: #a00; }
+#moves li a { color: inherit; text-decoration: none; }
+#moves li.noted::after { content: " #"; color: #888; }
+#comments { white-space: pre-wrap; font-style: italic; color: #444; border-left: 3px solid #ccc; padding-left: .6em; }
+#graph h2 { font-size: 1.1em; }
+#graph-svg { cursor: pointer; max-width: 100%; height: auto; }
+#graph-svg .seat-line { opacity: .5; }
+#graph-svg .seat-line.chosen { opacity: 1; stroke-width: 3; }
+#graph-svg .legend.chosen text { font-weight: bold; }
 table.chances { border-collapse: collapse; font-size: .85em; margin-top: .8em; }
 table.chances td, table.chances th { padding: 1px 8px; text-align: left; }
 table.chances td.p { text-align: right; font-variant-numeric: tabular-nums; }
@@ -47,44 +57,94 @@ table.chances td.p { text-align: right; font-variant-numeric: tabular-nums; }
 _JS = """
 (function () {
   const data = JSON.parse(document.getElementById('game-data').textContent);
-  const steps = data.steps;
-  let at = steps.length - 1;
+  const pool = data.lines, last = data.moves.length;
   const $ = (id) => document.getElementById(id);
+  // each seat's pictures: every step lines of the pool, told as runs of the step before's and new lines
+  const seats = data.seats.map(function (seat) {
+    let lines = [];
+    return seat.steps.map(function (s) {
+      const now = [];
+      for (const op of s.svg) {
+        if (Array.isArray(op)) { for (let i = op[0]; i < op[0] + op[1]; i++) { now.push(lines[i]); } }
+        else { now.push(op); }
+      }
+      lines = now;
+      return {lines: lines, status: s.status, p: s.p, m: s.m};
+    });
+  });
+  let at = last, seat = data.seat;
   function pct(p) { return p === null || p === undefined ? '-' : (100 * p).toFixed(1) + '%'; }
+  function fromHash() {
+    const m = /^#(\\d+)$/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
   function show(n) {
-    at = Math.max(0, Math.min(steps.length - 1, n));
-    const s = steps[at];
-    $('picture').innerHTML = s.svg;
+    at = Math.max(0, Math.min(last, n));
+    const s = seats[seat][at];
+    $('picture').innerHTML = s.lines.map(function (i) { return pool[i]; }).join('\\n');
     $('move-number').textContent = String(at);
-    $('last-move').textContent = s.last_move ? s.last_move : '(the deal, before the first move)';
+    const move = at > 0 ? data.moves[at - 1] : null;
+    $('last-move').textContent = move ? move : '(the deal, before the first move)';
+    $('comments').textContent = data.comments[at] ? data.comments[at].join('\\n') : '';
+    $('comments').hidden = !data.comments[at];
     $('status').textContent = s.status;
+    $('link').setAttribute('href', '#' + at);
     $('slider').value = String(at);
     const rows = [];
-    for (const g of s.chances) {
+    let k = 0;
+    for (const g of data.groups) {
       rows.push('<tr><th colspan="2">' + g.group + '</th></tr>');
       for (const c of g.items) {
-        rows.push('<tr data-id="' + c.id + '"><td>' + c.name + '</td><td class="p">' + pct(c.p) + (c.mark || '') + '</td></tr>');
+        const mark = {i: ' !', o: ' x'}[s.m[k]] || '';
+        rows.push('<tr data-id="' + c.id + '"><td>' + c.name + '</td><td class="p">' + pct(s.p[k]) + mark + '</td></tr>');
+        k += 1;
       }
     }
     $('chances').innerHTML = rows.join('');
     document.querySelectorAll('#moves li').forEach(function (li, i) {
-      li.className = (i + 1 === at) ? 'current' : (i + 1 < at ? 'done' : '');
+      li.classList.toggle('current', i + 1 === at);
+      li.classList.toggle('done', i + 1 < at);
     });
     const cur = document.querySelector('#moves li.current');
     if (cur) { const ol = $('moves'); ol.scrollTop = Math.max(0, cur.offsetTop - ol.offsetTop - ol.clientHeight / 2); }
+    const g = $('graph-svg');
+    if (g) {
+      const x = String(parseFloat(g.dataset.left) + at * parseFloat(g.dataset.step));
+      g.querySelectorAll('.cursor').forEach(function (c) { c.setAttribute('x1', x); c.setAttribute('x2', x); });
+      g.querySelectorAll('[data-seat]').forEach(function (e) {
+        e.classList.toggle('chosen', parseInt(e.dataset.seat, 10) === seat);
+      });
+    }
+    if (fromHash() !== at) {
+      try { history.replaceState(null, '', '#' + at); } catch (e) { location.hash = '#' + at; }
+    }
   }
   $('first').onclick = function () { show(0); };
   $('prev').onclick = function () { show(at - 1); };
   $('next').onclick = function () { show(at + 1); };
-  $('last').onclick = function () { show(steps.length - 1); };
+  $('last').onclick = function () { show(last); };
   $('slider').oninput = function () { show(parseInt($('slider').value, 10)); };
+  $('seat').onchange = function () { seat = parseInt($('seat').value, 10); show(at); };
   document.querySelectorAll('#moves li').forEach(function (li, i) { li.onclick = function () { show(i + 1); }; });
+  const graph = $('graph-svg');
+  if (graph) {
+    graph.addEventListener('click', function (e) {
+      const box = graph.getBoundingClientRect();
+      const x = (e.clientX - box.left) * graph.viewBox.baseVal.width / box.width;
+      show(Math.round((x - parseFloat(graph.dataset.left)) / parseFloat(graph.dataset.step)));
+    });
+  }
   document.addEventListener('keydown', function (e) {
+    if (e.target && e.target.id === 'seat') { return; }
     if (e.key === 'ArrowRight') { show(at + 1); } else if (e.key === 'ArrowLeft') { show(at - 1); }
-    else if (e.key === 'Home') { show(0); } else if (e.key === 'End') { show(steps.length - 1); }
+    else if (e.key === 'Home') { show(0); } else if (e.key === 'End') { show(last); }
   });
-  window.ruleslawyer = {show: show, at: function () { return at; }, steps: steps.length};
-  show(at);
+  window.addEventListener('hashchange', function () { const n = fromHash(); if (n !== null && n !== at) { show(n); } });
+  window.ruleslawyer = {show: show, at: function () { return at; }, steps: last + 1,
+                        seat: function (i) { if (i !== undefined) { seat = i; $('seat').value = String(i); show(at); } return seat; },
+                        seats: data.seats.map(function (s) { return s.name; })};
+  const start = fromHash();
+  show(start === null ? last : start);
 })();
 """
 
@@ -104,22 +164,106 @@ def script_json(value: Any) -> str:
     return json_text(value).translate(_SCRIPT_SAFE)
 
 
-def _step(at: int, v: dict[str, Any]) -> dict[str, Any]:
-    mark = {"in": " !", "out": " x"}
-    chances = [{"group": markup(g["group"]),  # the page's script puts these into HTML
-                "items": [{"id": markup(c["id"]), "name": markup(c["name"]), "p": c["p"],
-                           "mark": mark.get(c["status"] or "", "")} for c in g["items"]]} for g in v["spaces"]]
-    return {"move": at, "last_move": printable(v["last_move"]) if v["last_move"] else None,  # shown as text
-            "status": printable(status_line(v)), "svg": render_svg(v), "chances": chances}
+def report_seats(rep: Replay, chosen: Any = None) -> list[Any]:
+    """The seats the page shows: the spectator, then each player some private fact of the log is
+    seen by (one who sees nothing more sees what the spectator does), in seating order; the
+    seat ``chosen`` (``--as``, ``--omniscient``) is added when it is not one of them."""
+    facts = rep.facts()
+    spectator = queries.Viewpoint.spectator()
+    seats = [spectator] + [v for v in map(queries.Viewpoint.of_player, rep.players)
+                           if any(v.sees(f) and not spectator.sees(f) for f in facts)]
+    if chosen is not None and chosen not in seats:
+        seats.append(chosen)
+    return seats
 
 
-def page(rep: Replay, viewpoint: Any) -> str:
-    """The whole page for a replayed log, seen from ``viewpoint``."""
+def seat_label(viewpoint: Any) -> str:
+    """A seat as the switcher names it: the player's name, or ``spectator`` / ``omniscient``."""
+    return viewpoint.player if viewpoint.kind == "player" else viewpoint.kind
+
+
+class _Pool:
+    """Lines of the pictures, each kept once; a step is told from the step before as a list of
+    ``[start, count]`` (that many lines of the step before, from ``start``) and line numbers of
+    the pool (a line the step before did not have at that place): a line moved down by a wrapped
+    row above it is still copied.
+
+    >>> pool = _Pool()
+    >>> pool.steps(["a\\nb\\nc", "a\\nx\\nb\\nc"])
+    [[0, 1, 2], [[0, 1], 3, [1, 2]]]
+    """
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def add(self, line: str) -> int:
+        return self.index.setdefault(line, len(self.index))
+
+    def steps(self, svgs: list[str]) -> list[list[Any]]:
+        out: list[list[Any]] = []
+        before: list[int] = []
+        for svg in svgs:
+            now = [self.add(line) for line in svg.split("\n")]
+            where = {x: i for i, x in reversed(list(enumerate(before)))}  # a line's first place before
+            ops: list[Any] = []
+            for x in now:
+                last = ops[-1] if ops and isinstance(ops[-1], list) else None
+                if last is not None and last[0] + last[1] < len(before) and before[last[0] + last[1]] == x:
+                    last[1] += 1
+                elif x in where:
+                    ops.append([where[x], 1])
+                else:
+                    ops.append(x)
+            out.append(ops)
+            before = now
+        return out
+
+
+def _seat_steps(pool: _Pool, vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    pictures = pool.steps([render_svg(v) for v in vs])
+    code = {"in": "i", "out": "o"}
+    out = []
+    for pic, v in zip(pictures, vs):
+        items = [c for g in v["spaces"] for c in g["items"]]
+        out.append({"svg": pic, "status": printable(status_line(v)),  # shown as text
+                    "p": [None if c["p"] is None else round(c["p"], 4) for c in items],
+                    "m": "".join(code.get(c["status"] or "", "-") for c in items)})
+    return out
+
+
+def _series(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"solutions": v["solutions"] if v["consistent"] else None,
+             "bits": v["entropy"]["bits"] if v.get("entropy") else None,
+             "exact": bool(v.get("entropy") and v["entropy"]["exact"])} for v in vs]
+
+
+def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -> str:
+    """The whole page for a replayed log: every seat of :func:`report_seats`, ``viewpoint``
+    shown first; ``comments`` the log's, one list per move from 0 (:mod:`checker.comments`)."""
     rules = rep.rules
-    steps = [_step(at, v) for at, v in enumerate(views(rep, viewpoint))]
-    data = script_json({"rules": rules.canonical_name, "viewpoint": viewpoint.name, "steps": steps})
-    moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}">{markup(_move(rules, s))}</li>'
-                      for s in rep.steps)
+    seats = report_seats(rep, viewpoint)
+    pool = _Pool()
+    per_seat = [views(rep, seat) for seat in seats]
+    first = per_seat[0][0]
+    groups = [{"group": markup(g["group"]),  # the page's script puts these into HTML
+               "items": [{"id": markup(c["id"]), "name": markup(c["name"])} for c in g["items"]]}
+              for g in first["spaces"]]
+    notes = comments or [[] for _ in range(len(rep.steps) + 1)]
+    data = script_json({
+        "rules": rules.canonical_name, "seat": seats.index(viewpoint),
+        "moves": [printable(v["last_move"] or "") for v in per_seat[0][1:]],  # shown as text
+        "comments": [[printable(c) for c in n] or None for n in notes],
+        "groups": groups,
+        "seats": [{"name": seat.name, "steps": _seat_steps(pool, vs)} for seat, vs in zip(seats, per_seat)],
+        "lines": list(pool.index),
+    })
+    graph = graph_svg([seat_label(s) for s in seats], [_series(vs) for vs in per_seat], first["words"]["sets"])
+    options = "".join(f'<option value="{i}"{" selected" if s == viewpoint else ""}>{markup(seat_label(s))}</option>'
+                      for i, s in enumerate(seats))
+    noted = {i for i, n in enumerate(notes) if n}
+    moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}"'
+                      f'{" class=noted" if s.number in noted else ""}>'
+                      f'<a href="#{s.number}">{markup(_move(rules, s))}</a></li>' for s in rep.steps)
     errors = rep.reporter.errors
     err = ""
     if errors:
@@ -137,7 +281,8 @@ def page(rep: Replay, viewpoint: Any) -> str:
 </head>
 <body>
 <h1>{markup(title)}</h1>
-<p>{markup(rules.canonical_name)}, seen by <b>{markup(viewpoint.name)}</b>; {len(rep.steps)} moves.</p>
+<p>{markup(rules.canonical_name)}; {len(rep.steps)} moves.
+<label>seen by <select id="seat" title="whose knowledge: the spectator's (what everyone saw) or a player's">{options}</select></label></p>
 {err}
 <div id="controls">
 <button id="first" title="the deal (Home)">deal</button>
@@ -147,7 +292,8 @@ def page(rep: Replay, viewpoint: Any) -> str:
 <button id="last" title="the last move (End)">end</button>
 <input id="slider" type="range" min="0" max="{len(rep.steps)}" value="{len(rep.steps)}" aria-label="move">
 </div>
-<p>last move: <code id="last-move"></code></p>
+<p>last move: <code id="last-move"></code> <a id="link" href="#0" title="a link to this move">#</a></p>
+<p id="comments" hidden></p>
 <p id="status"></p>
 {end_html(end_view(rep))}
 <div id="layout">
@@ -157,6 +303,9 @@ def page(rep: Replay, viewpoint: Any) -> str:
 </ol>
 <table class="chances" id="chances"></table></div>
 </div>
+<section id="graph"><h2>Over the game</h2>
+{graph}
+</section>
 <script type="application/json" id="game-data">{data}</script>
 <script>{_JS}</script>
 </body>
@@ -176,6 +325,15 @@ def _move(rules: Any, step: Any) -> str:
     return move_text(rules, step.play)
 
 
+def _comments(path: str, rep: Replay) -> list[list[str]]:
+    """The log's comments per move (:func:`checker.comments.move_comments`), read again from the file."""
+    from ..spec.source import read_source
+    from .comments import move_comments
+
+    _raw, text = read_source(path)
+    return move_comments(text, [s.position.line for s in rep.steps])
+
+
 def run_report(args: argparse.Namespace) -> int:
     from .solve import viewpoint_of
 
@@ -185,7 +343,8 @@ def run_report(args: argparse.Namespace) -> int:
     check_file(args.output, inputs)  # before the work: a name that cannot be written is said at once
     log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
-    text = page(rep, viewpoint_of(args, rep))
+    text = page(rep, viewpoint_of(args, rep), _comments(args.log, rep))
     write_file(args.output, text, inputs)
-    print(fit(f"wrote {args.output}: {len(rep.steps)} moves, seen by {viewpoint_of(args, rep).name}"))
+    seats = ", ".join(seat_label(s) for s in report_seats(rep, viewpoint_of(args, rep)))
+    print(fit(printable(f"wrote {args.output}: {len(rep.steps)} moves, seen by {seats}")))
     return 1 if rep.reporter.errors else 0

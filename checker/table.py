@@ -25,6 +25,7 @@ import argparse
 from typing import Any, Mapping
 
 from ..solver import queries
+from ..solver.entropy import solution_entropy
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from ..spec.machine import State
 from .consistency import solve_view
@@ -194,6 +195,7 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
         "solutions": result.solution_count if result is not None else None,
         "consistent": result.consistent if result is not None else True,
         "determined": result.determined if result is not None else False,
+        "entropy": _entropy(deal, result),
         "words": {k: rules.solution_word(k, d) for k, d in (
             ("sets", "solution"), ("certainly_in", "certainly in the solution"),
             ("certainly_out", "certainly not in the solution"), ("noun", "solution"))},
@@ -206,6 +208,15 @@ def view(rep: Replay, at: int | None = None, viewpoint: queries.Viewpoint | None
             reveal_tokens(spaces, state, out["end"], rep.table)
             reveal_zones(players, rep)
     return out
+
+
+def _entropy(deal: Any, result: queries.SolveResult | None) -> dict[str, Any] | None:
+    """The solution's entropy in bits from the seat (:func:`solver.entropy.solution_entropy`):
+    ``exact`` false when it is an upper bound, ``estimate`` true when the chances are sampled."""
+    if result is None or not result.consistent:
+        return None
+    bits, exact = solution_entropy(deal, result.probabilities, result.solution_count)
+    return {"bits": round(bits, 6), "exact": exact, "estimate": bool(result.estimate)}
 
 
 def views(rep: Replay, viewpoint: queries.Viewpoint | None = None) -> list[dict[str, Any]]:

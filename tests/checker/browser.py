@@ -78,7 +78,9 @@ class Browser:
         target = self._send("Target.createTarget", {"url": url})["targetId"]
         self.session = self._send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         deadline = time.monotonic() + self.timeout
-        check = f"location.href === {json.dumps(url)} && document.readyState === 'complete' && !!({ready})"
+        base = url.split("#")[0]  # the page may set its own hash (the move it shows)
+        check = (f"location.href.split('#')[0] === {json.dumps(base)} && document.readyState === 'complete' "
+                 f"&& !!({ready})")
         while not self.eval(check):
             if time.monotonic() > deadline:
                 raise TimeoutError("page load")
@@ -121,3 +123,37 @@ class Browser:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: JavaScript: ``layout(svg)`` lists what is wrong with a picture's layout, measured by the
+#: browser (getBBox, in the picture's own units): a text outside the picture, a text wider
+#: than the card it is written on (``g.space``: its first ``rect``).  Empty when all is well.
+LAYOUT_JS = """
+window.layout = function (svg) {
+  const box = svg.viewBox.baseVal, out = [];
+  const W = box.width || svg.width.baseVal.value, H = box.height || svg.height.baseVal.value;
+  svg.querySelectorAll('text').forEach(function (t) {
+    const b = t.getBBox();
+    if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > W + 0.5 || b.y + b.height > H + 0.5) {
+      out.push('outside the picture (' + W + 'x' + H + '): ' + t.textContent + ' ' +
+               JSON.stringify([b.x, b.y, b.width, b.height]));
+    }
+  });
+  svg.querySelectorAll('g.space').forEach(function (g) {
+    const r = g.querySelector('rect').getBBox();
+    g.querySelectorAll('text').forEach(function (t) {
+      const b = t.getBBox();
+      if (b.x < r.x - 0.5 || b.x + b.width > r.x + r.width + 0.5) { out.push('clipped by its card: ' + t.textContent); }
+    });
+  });
+  return out;
+};
+"""
+
+
+def png_size(path: str) -> tuple[int, int]:
+    """The width and height a PNG file's header gives."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", "not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")

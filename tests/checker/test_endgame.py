@@ -36,6 +36,7 @@ from ruleslawyer.checker.replay import replay
 from ruleslawyer.checker.table import view
 
 from ..conftest import ROOT
+from .reportdata import seat_steps
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 LADY = ROOT / "examples" / "lady-alice" / "clean-4p.yaml"
@@ -136,7 +137,7 @@ def test_report_has_the_end_the_logs_title_and_one_status_line(tmp_path):
     # the picture's own status line is hidden in the page, which shows it once (#status)
     assert "#picture svg .status { display: none; }" in page
     data = page.split('id="game-data">')[1].split("</script>")[0]
-    assert all('class="status"' in s["svg"] for s in json.loads(data)["steps"])
+    assert all('class="status"' in s["svg"] for s in seat_steps(json.loads(data)))
 
 
 def test_names_are_escaped_in_the_end(tmp_path):

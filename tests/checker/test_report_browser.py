@@ -16,6 +16,7 @@ import pytest
 
 from ..conftest import ROOT
 from .browser import Browser, find_browser
+from .reportdata import seat_steps
 
 EXAMPLES = ROOT / "examples" / "lady-alice"
 CLI = [sys.executable, "-m", "ruleslawyer.checker"]
@@ -35,7 +36,7 @@ def test_the_page_is_self_contained(tmp_path):
     assert not re.search(r"\bsrc\s*=", page)
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", page)
     data = page.split('id="game-data">')[1].split("</script>")[0]
-    assert "<" not in data and sum("<svg" in s["svg"] for s in json.loads(data)["steps"]) == 27
+    assert "<" not in data and sum("<svg" in s["svg"] for s in seat_steps(json.loads(data))) == 27
 
 
 def test_a_log_with_errors_says_so_and_exits_1(tmp_path):

@@ -47,6 +47,7 @@ from ruleslawyer.spec.diagnostics import printable
 from ruleslawyer.spec.loader import rules_dir
 
 from ..checker.browser import Browser, find_browser
+from ..checker.reportdata import seat_steps
 from .hostile_helpers import CORPUS, ROOT, run_cli
 
 CASES = CORPUS / "escape"
@@ -221,8 +222,8 @@ def test_report_comment_name_keeps_the_page_script(tmp_path):
     run = run_cli("report", str(CASES / "report-comment-name.yaml"), "-o", str(out))
     assert run.returncode == 0, run.stderr
     data = _report_data(out)
-    assert len(data["steps"]) == 3
-    assert "&lt;!--&lt;script&gt;" in data["steps"][0]["svg"]        # the name, as text of the picture
+    assert len(seat_steps(data)) == 3
+    assert "&lt;!--&lt;script&gt;" in seat_steps(data)[0]["svg"]        # the name, as text of the picture
     assert "<script>window.ruleslawyer" not in out.read_text()
     assert "window.ruleslawyer = {show: show" in out.read_text().split("</script>")[1]
 
@@ -236,6 +237,23 @@ def test_the_corpus_reports_run_in_a_browser(tmp_path, case, flags, steps):
     assert run.returncode == 0, run.stderr
     players = yaml.safe_load((CASES / case).read_text())["players"]
     _step_through(out, steps, players)
+
+
+@NO_BROWSER
+def test_the_logs_comments_are_text_in_the_page(tmp_path):
+    out = tmp_path / "m.html"
+    run = run_cli("report", str(CASES / "report-comments.yaml"), "-o", str(out), timeout=300)
+    assert run.returncode == 0, run.stderr
+    data = _report_data(out)
+    assert data["comments"][1] == ["<img src=x onerror=\"document.title='PWNED'\"> & a bidi override \\u202e here",
+                                   ']]></text></svg><b id="pwned">x</b>']
+    assert data["comments"][2] == ['"a quoted # is no comment" \'nor this #\' but this is']
+    with Browser(find_browser(), timeout=120) as b:  # type: ignore[arg-type]
+        b.open(out.as_uri() + "#1", "window.ruleslawyer")
+        assert b.eval("document.getElementById('comments').textContent").startswith("<img src=x")
+        b.eval("window.ruleslawyer.show(2)")
+        assert b.eval("document.title") != "PWNED" and b.eval("document.querySelectorAll('#pwned, img').length") == 0
+        assert b.eval("document.scripts.length") == 2
 
 
 def _step_through(page_path: Path, steps: int, players: list[str]) -> None:
@@ -367,7 +385,7 @@ def test_hostile_names_in_every_output(hostile_games, tmp_path, monkeypatch, cap
         assert [r.removeprefix("▶ ").startswith(shown(n) + ":") for n, r in zip(names, rows)] == [True] * len(names)
         assert all(xml_char(c) for c in out["svg"])
         data = _report_data_text(out["html"])
-        for step in data["steps"]:
+        for step in seat_steps(data):
             assert all(xml_char(c) for c in step["svg"])
             ET.fromstring(step["svg"])
         assert all(xml_char(c) for c in out["html"])
@@ -437,8 +455,8 @@ def test_random_hostile_names_in_text_svg_json_and_html(names):
     assert all(xml_char(c) for c in svg)
     ET.fromstring(svg)
     data = _report_data_text(page(rep, queries.Viewpoint.spectator()))
-    assert data["steps"][1]["last_move"] is not None
-    assert all(xml_char(c) for s in data["steps"] for c in s["svg"])
+    assert data["moves"][0]
+    assert all(xml_char(c) for s in seat_steps(data) for c in s["svg"])
 
 
 def test_the_text_layout_of_normal_names_is_unchanged():
