@@ -213,7 +213,9 @@ def _scalars(tokens: Iterable[Any]) -> Iterator[tuple[Any, bool]]:
             yield token, depth > 0
 
 
-def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any]) -> Iterator[Edit]:
+def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any], only: bool = False) -> Iterator[Edit]:
+    """The scalars to rewrite: each name at a place of ``names`` as given there, and (unless
+    ``only``) every other quoted scalar quoted only where YAML needs it."""
     for token, flow in _scalars(tokens):
         start, end = token.start_mark.index, token.end_mark.index
         where = (token.start_mark.line + 1, token.start_mark.column + 1)
@@ -221,6 +223,8 @@ def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any]) -> I
         printed = names.get(where)
         if token.style in ("|", ">"):
             continue  # a block of text: never a name, its layout is the author's
+        if printed is None and only:
+            continue
         if printed is None:
             if token.plain or "\n" in written or "\r" in written:
                 continue  # a plain value means what it says; a quoted text of several lines is kept

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..spec.dealmodel import Deal
-from ..spec.diagnostics import Position, Related, Reporter
+from ..spec.diagnostics import Fix, Position, Related, Reporter
 from ..spec.expr import evaluations
 from ..spec.facts import Fact
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, Seen, State, Violation
@@ -32,7 +32,7 @@ from .context import Context
 from .ending import Ending
 from .log import GameLog, LoggedMove
 from .observed import Observed
-from .recover import Recovery, Repair, Seating, describe
+from .recover import Recovery, Repair, Seating, describe, fix_of, seating_fix
 from .tokens import Tokens
 
 __all__ = ["Step", "Replay", "replay"]
@@ -145,7 +145,7 @@ class _Replay:
                 if not ctx.reporter.strict else None
             if repair is None or repair.kind == "as-played":
                 hint = describe(ctx.rules, repair, moves, index)[0] if repair is not None else None
-                state = self.step(index, moves[index], state, hint=hint)
+                state = self.step(index, moves[index], state, hint=hint, fix=fix_of(ctx.rules, repair, moves, index))
                 index += 1
             else:
                 state = self.recover(index, repair, state, recovery)
@@ -181,7 +181,8 @@ class _Replay:
                 if left > 0:
                     notes.append(Related(f"{left} later move(s) that break the turns only under this seating "
                                          "are not reported"))
-                ctx.reporter.error(v.code, v.message, pos, notes, seating.hint)
+                ctx.reporter.error(v.code, v.message, pos, notes, seating.hint,
+                                   seating_fix(seating, "first" in header.positions))
                 break
             state = outcome.state
         new_header = replace(header, players=seating.players, first=seating.first)
@@ -200,7 +201,7 @@ class _Replay:
         extra = [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]]
         if note:
             extra.append(Related(note))
-        self.report(violations[0], logged, before, logged.play, extra, hint)
+        self.report(violations[0], logged, before, logged.play, extra, hint, fix_of(ctx.rules, repair, moves, index))
         state = before
         if repair.kind == "delete":
             self.steps.append(Step(index, logged, before, Outcome(before.copy(), violations), ()))
@@ -246,7 +247,7 @@ class _Replay:
         return outcome.state
 
     def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
-             hint: str | None = None) -> State:
+             hint: str | None = None, fix: Fix | None = None) -> State:
         """Check one move, apply it as played, record what it shows (``quiet``: its
         violations were reported already)."""
         ctx, play = self.ctx, logged.play
@@ -266,7 +267,7 @@ class _Replay:
             violations = [] if first_after_end else after_end
         if violations and not quiet:  # one error per move: the first rule it breaks, the others as notes
             self.report(violations[0], logged, before, play,
-                        [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]], hint)
+                        [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]], hint, fix)
         facts: tuple[Fact, ...] = ()
         if not self.param_violations(outcome.violations) and not before.ended:
             seen = ctx.machine.observed(before, play, ("move", index))
@@ -343,15 +344,15 @@ class _Replay:
         return req is not None and name in req.expr.names
 
     def report(self, v: Violation, logged: LoggedMove, before: State, play: Play,
-               extra: Iterable[Related] = (), hint: str | None = None) -> None:
+               extra: Iterable[Related] = (), hint: str | None = None, fix: Fix | None = None) -> None:
         req = self.require(v)
         if req is None:  # a parameter: point at it
             _kind, _, name = v.rule.partition("/")
             pos = logged.at(name) if name in logged.raw else logged.position
-            self.ctx.reporter.error(v.code, v.message, pos, tuple(extra), hint)
+            self.ctx.reporter.error(v.code, v.message, pos, tuple(extra), hint, fix)
             return
         self.ctx.reporter.error(v.code, v.message, self.position(req, logged),
-                                [*self.notes(req, before, play), *extra], hint)
+                                [*self.notes(req, before, play), *extra], hint, fix)
 
     def position(self, req: Require, logged: LoggedMove) -> Position:
         """The part of the move a requirement is about: a parameter it reads (one its
