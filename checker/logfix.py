@@ -185,7 +185,8 @@ class _MoveSpans:
                 return [self._edit(start, start, fix.text + sep)]
             line = text[start:end].split("\n")[0]
             eol = "\r" if line.endswith("\r") else ""
-            return [self._edit(start, start, f"{self.prefix[i]}- {fix.text}{eol}\n")]
+            at = spans[i - 1][1] if i else start  # after the move before: comments above this one stay its own
+            return [self._edit(at, at, f"{self.prefix[i]}- {fix.text}{eol}\n")]
         if fix.action == "swap":
             if len(fix.moves) != 2 or fix.moves[1] != i + 1:
                 raise LayoutError("a swap of moves that do not follow each other")

@@ -376,8 +376,8 @@ def describe(rules: Ruleset, repair: Repair, moves: Sequence[LoggedMove], index:
 def fix_of(rules: Ruleset, repair: Repair | None, moves: Sequence[LoggedMove], index: int) -> Fix | None:
     """The edit of the log a chosen repair stands for, when it is sure (:attr:`Repair.sure`) and
     says all of the edit: a move deleted (one too many, or repeating the move before), two moves
-    swapped, a move without parameters inserted (a missing move with parameters is a guess of
-    them: no fix); None otherwise (the move as played, a parameter filled in)."""
+    swapped, a move that takes no parameters inserted (a missing move with parameters, even
+    optional ones, is a guess of them: no fix); None otherwise (the move as played, a parameter filled in)."""
     if repair is None or not repair.sure:
         return None
     play = moves[index].play
@@ -388,7 +388,7 @@ def fix_of(rules: Ruleset, repair: Repair | None, moves: Sequence[LoggedMove], i
         return Fix("swap", (index, index + 1))
     if repair.kind == "insert":
         missing = [p for i, p in repair.plays if i is None]
-        if len(missing) == 1 and not missing[0].args:
+        if len(missing) == 1 and not missing[0].args and not rules.moves[missing[0].kind].params:
             return Fix("insert", (index,), text=move_text(rules, missing[0]))
     return None
 
