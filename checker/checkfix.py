@@ -76,7 +76,9 @@ def _text(o: _Outcome, write: bool) -> str:
         verb = ("made" if o.written else "not made") if write else "would be made"
         said = f"{o.path}: {n} fix{'es' * (n != 1)} {verb}"
         if o.fixed.not_made:
-            said += f" ({len(o.fixed.not_made)} more not made: they touch the same moves as another)"
+            k = len(o.fixed.not_made)
+            said += (f" ({k} more not made: {'it touches' if k == 1 else 'they touch'} what another fix does; "
+                     "check --fix again makes it once the first is written)")
         lines.append(said)
     elif o.report.errors and not o.problems:
         lines.append(f"{o.path}: no sure fix")

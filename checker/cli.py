@@ -158,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     check = _sub(sub, "check", "check recorded game logs",
                  "Replay each log through the rules and report every violation, one error per mistake "
                  "(file:line:col: error[CODE]: move N: message); a partial log ends with what comes next. "
-                 "Exit status: 0 clean, 1 violations, 2 unusable input.",
+                 "With --fix, the edits the checker is sure of are made in the log (the rest stay diagnostics). "
+                 "Exit status: 0 clean (with --fix: once fixed), 1 violations, 2 unusable input.",
                  ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house house.yaml --format json",
                   "ruleslawyer check examples/{game}/*.yaml --strict",
                   "ruleslawyer check --diff game.yaml", "ruleslawyer check --fix game.yaml"])

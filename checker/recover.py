@@ -130,9 +130,9 @@ class Recovery:
         # sure: the reading chosen (or, for a move as good deleted, the deletion) is the only one
         # that does as well; the move as played, which a fix would leave, does not count against it
         chosen = next(c for c in scored if c.kind == "delete") if best.deletable else best
-        rivals = [c for c in scored if c is not chosen and c.kind != "as-played"
+        as_good = [c for c in scored if c is not chosen and c.kind != "as-played"
                   and (c.cost, c.residual) <= (chosen.cost, chosen.residual)]
-        return replace(best, sure=not rivals)
+        return replace(best, sure=not as_good)
 
     def infer(self, index: int, state: State) -> Play | None:
         """The likeliest reading of a move with unknown names: its player (when unknown,
@@ -377,7 +377,7 @@ def fix_of(rules: Ruleset, repair: Repair | None, moves: Sequence[LoggedMove], i
     """The edit of the log a chosen repair stands for, when it is sure (:attr:`Repair.sure`) and
     says all of the edit: a move deleted (one too many, or repeating the move before), two moves
     swapped, a move that takes no parameters inserted (a missing move with parameters, even
-    optional ones, is a guess of them: no fix); None otherwise (the move as played, a parameter filled in)."""
+    optional ones, would be values picked blind: no fix); None otherwise (the move as played, a parameter filled in)."""
     if repair is None or not repair.sure:
         return None
     play = moves[index].play

@@ -205,15 +205,19 @@ def test_a_missing_pass_goes_into_a_flow_list_of_moves():
     assert fixed.formatted.after == flow
 
 
-def test_two_fixes_on_the_same_moves_make_only_the_first():
-    """A swap of moves 2 and 3, and move 3's misspelt player: the swap is made, the name stays a
-    diagnostic (they touch the same text)."""
-    text = "rules: lady-alice\nplayers: [Ann, Ben, Cat]\nmoves:\n  - {pass: Ann}\n  - {pass: Cat}\n  - {pass: Bem}\n"
-    report = check_text(text, "t.yaml")
-    fixed = fix_text(text, "t.yaml", report.diagnostics)
-    made = {d.fix.action for d in fixed.made}
-    assert len(fixed.made) + len(fixed.not_made) == len([d for d in report.diagnostics if d.fix])
-    assert fixed.not_made or made == {"rename"}
+def test_two_fixes_on_the_same_moves_make_only_the_first(tmp_path):
+    """Moves 2 and 3 swapped, and move 3's player misspelt: the swap is made, the name stays a
+    diagnostic (both touch move 3's line); a second --fix makes it."""
+    clean = CLEAN3.read_text()
+    log = tmp_path / "g.yaml"
+    log.write_text(mutate(mutate(clean, "swap", 1), "replace", 2, "place: Ben", "place: Bem"))
+    report = check_text(log.read_text(), str(log))
+    fixed = fix_text(log.read_text(), str(log), report.diagnostics)
+    assert [d.code for d in fixed.made] == ["LA205"] and [d.code for d in fixed.not_made] == ["LG111"]
+    status, out, _err = _run("check", "--fix", str(log))
+    assert status == 1 and "1 fix made (1 more not made" in out
+    status, out, _err = _run("check", "--fix", str(log))
+    assert status == 0 and log.read_text() == clean, out
 
 
 # -- the command -----------------------------------------------------------------------------------
