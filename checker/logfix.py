@@ -2,7 +2,7 @@
 
 A diagnostic carries its edit when the checker is sure of it
 (:class:`~ruleslawyer.spec.diagnostics.Fix`): a name respelt as the one a
-single "did you mean" names, a move deleted, a move without parameters
+single "did you mean" names, an outcome set to the only one the moves after it fit, a move deleted, a move without parameters
 inserted, two moves swapped, the seating corrected.  Here each becomes
 spans of the log's text, as ``fmt`` rewrites it (:mod:`.fmt`): a name or a
 player in place, a move as whole lines of a block list (its comments go
@@ -73,7 +73,7 @@ def fix_text(text: str, path: str, diagnostics: Iterable[Diagnostic], bom: bool 
     made: list[Diagnostic] = []
     not_made: list[Diagnostic] = []
     edits: list[Edit] = []
-    respelt: dict[tuple[int, int], str] = {}
+    respelt: dict[tuple[int, int], Any] = {}  # the names respelt and values set, by place
     for d in wanted:
         try:
             mine, names = _edits_of(d.fix, work, doc, tokens, spans)  # type: ignore[arg-type]
@@ -101,8 +101,10 @@ def _overlap(a: Edit, b: Edit) -> bool:
 
 
 def _edits_of(fix: Fix, text: str, doc: LMap, tokens: list[Any],
-              spans: "_MoveSpans") -> tuple[list[Edit], dict[tuple[int, int], str]]:
+              spans: "_MoveSpans") -> tuple[list[Edit], dict[tuple[int, int], Any]]:
     """The spans of text one fix rewrites, and the names it respells (by place)."""
+    if fix.action == "set":
+        return _set(fix, text, tokens)
     if fix.action in ("rename", "seat"):
         names = _names(fix, doc)
         edits = list(_edits(text, names, tokens, only=True))
@@ -110,6 +112,21 @@ def _edits_of(fix: Fix, text: str, doc: LMap, tokens: list[Any],
             raise LayoutError("the name is not where the diagnostic says")
         return edits, names
     return spans.edits(fix), {}
+
+
+def _set(fix: Fix, text: str, tokens: list[Any]) -> tuple[list[Edit], dict[tuple[int, int], Any]]:
+    """A plain scalar (a number, true or false) written over with another: the token at the place."""
+    if fix.position is None or fix.text is None:
+        raise LayoutError("a value without a place")
+    where = (fix.position.line, fix.position.column)
+    for token in tokens:
+        if isinstance(token, yaml.ScalarToken) and (token.start_mark.line + 1, token.start_mark.column + 1) == where:
+            if not token.plain:
+                raise LayoutError("a quoted value where a plain one is meant")
+            start, end = token.start_mark.index, token.end_mark.index
+            edit = Edit(where[0], where[1], start, end, text[start:end], fix.text)
+            return [edit], {where: yaml.safe_load(fix.text)}
+    raise LayoutError("the value is not where the diagnostic says")
 
 
 def _names(fix: Fix, doc: LMap) -> dict[tuple[int, int], str]:
@@ -204,7 +221,7 @@ class _MoveSpans:
 
 # -- the safety check --------------------------------------------------------------------
 
-def _check(doc: LMap, after: str, path: str, limits: Limits, respelt: dict[tuple[int, int], str],
+def _check(doc: LMap, after: str, path: str, limits: Limits, respelt: dict[tuple[int, int], Any],
            fixes: list[Fix]) -> None:
     """RL014 unless ``after`` reads as the log with exactly these edits."""
     expected = _plain(doc, respelt)

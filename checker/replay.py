@@ -275,10 +275,11 @@ class _Replay:
             if self.observed is not None:
                 amended = self.amended(index, before, play, outcome, seen)
                 more: tuple[Related, ...] = ()
+                fix = None
                 if amended is not None:
-                    outcome, note = amended
+                    outcome, note, fix = amended
                     more = (Related(note),)
-                self.observed.check(index, logged, list(seen), more)
+                self.observed.check(index, logged, list(seen), more, fix)
         if self.tokens is not None:
             self.tokens.after(logged, before, play, outcome)
         ctx.blame.update(index, before, outcome.state)
@@ -286,12 +287,13 @@ class _Replay:
         return outcome.state
 
     def amended(self, index: int, before: State, play: Play, outcome: Outcome,
-                seen: list[Seen]) -> tuple[Outcome, str] | None:
+                seen: list[Seen]) -> tuple[Outcome, str, Fix | None] | None:
         """When a move's recorded outcome ends the game or puts a player out, no deal fits
         it, and the next move is legal only under another outcome: that outcome's state (the
         moves that follow show it), with a note saying so.  None when the recorded
         one is possible, or no other outcome lets the log go on.  The observations of the
-        other outcome are not taken as facts: the log does not say them."""
+        other outcome are not taken as facts: the log does not say them.  When that outcome is
+        the only one that fits, the fix that writes it goes with the note."""
         ctx, moves = self.ctx, self.ctx.log.moves
         state = outcome.state
         if index + 1 >= len(moves) or self.observed is None or \
@@ -309,15 +311,24 @@ class _Replay:
             values = [v for v in ctx.machine.param_values(p, env, before) if v != recorded]
             if p.type == "count":  # the nearest count first: the likeliest slip
                 values.sort(key=lambda v: abs(v - recorded) if isinstance(recorded, int) else 0)
+            fitting = []
             for value in values:
                 other = Play(play.kind, play.actor, {**play.args, p.name: value})
                 after = ctx.machine.play(before, other)
                 if after.violations or ctx.machine.check(after.state, following) or \
                         not self.observed.fits(ctx.machine.observed(before, other, ("move", index))):
                     continue
+                fitting.append((value, after))
+                if len(fitting) > 1:
+                    break
+            if fitting:
+                value, after = fitting[0]
                 note = (f"replayed as {p.name} {_shown(value)}, the outcome the moves that follow need "
                         f"(move {index + 2} is legal after it)")
-                return Outcome(after.state, outcome.violations, after.revealed, after.ended_by), note
+                # the one outcome that fits (no other value of it does): an edit the checker is sure of
+                fix = Fix("set", position=moves[index].at(p.name), text=_shown(value)) \
+                    if len(fitting) == 1 and p.name in ctx.log.moves[index].raw else None
+                return Outcome(after.state, outcome.violations, after.revealed, after.ended_by), note, fix
         return None
 
     # -- violations of the move's requirements ------------------------------------------

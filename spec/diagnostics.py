@@ -61,6 +61,8 @@ class Fix:
 
     * ``rename``: the name written at ``position`` becomes ``text`` (the name a single
       "did you mean" names);
+    * ``set``: the value written at ``position`` becomes ``text``, a YAML scalar (the one
+      outcome of a move the moves after it fit);
     * ``delete``: the move at index ``moves[0]`` (0-based, in the log's list) goes;
     * ``insert``: ``text`` (one move, written as a log writes it) goes before the move at ``moves[0]``;
     * ``swap``: the moves at ``moves[0]`` and ``moves[1]`` change places;
@@ -71,7 +73,7 @@ class Fix:
     {'action': 'swap', 'moves': [7, 8]}
     """
 
-    action: Literal["rename", "delete", "insert", "swap", "seat"]
+    action: Literal["rename", "set", "delete", "insert", "swap", "seat"]
     moves: tuple[int, ...] = ()
     text: str | None = None
     position: Position | None = None
@@ -83,6 +85,8 @@ class Fix:
         numbers = [str(m + 1) for m in self.moves]
         if self.action == "rename":
             return f"respell as {self.text!r}" + (f" at {self.position}" if self.position else "")
+        if self.action == "set":
+            return f"write {self.text}" + (f" at {self.position}" if self.position else "")
         if self.action == "delete":
             return f"delete move {numbers[0]}"
         if self.action == "insert":
