@@ -53,9 +53,7 @@ class Fixed:
 
 def _fix_json(d: Diagnostic) -> dict[str, Any]:
     assert d.fix is not None
-    where = d.position.to_json() if d.position else {}
-    return {"code": d.code, "line": where.get("line"), "column": where.get("column"), **d.fix.to_json(),
-            "description": d.fix.describe()}
+    return {"code": d.code, "move": d.move, **d.fix.to_json(), "description": d.fix.describe()}
 
 
 def fix_text(text: str, path: str, diagnostics: Iterable[Diagnostic], bom: bool = False) -> Fixed:
