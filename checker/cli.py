@@ -159,11 +159,21 @@ def build_parser() -> argparse.ArgumentParser:
     check = _sub(sub, "check", "check recorded game logs",
                  "Replay each log through the rules and report every violation, one error per mistake "
                  "(file:line:col: error[CODE]: move N: message); a partial log ends with what comes next. "
-                 "Exit status: 0 clean, 1 violations, 2 unusable input.",
+                 "With --fix, the edits the checker is sure of are made in the log (the rest stay diagnostics). "
+                 "Exit status: 0 clean (with --fix: once fixed), 1 violations, 2 unusable input.",
                  ["ruleslawyer check game.yaml", "ruleslawyer check game.yaml --house house.yaml --format json",
-                  "ruleslawyer check examples/{game}/*.yaml --strict"])
+                  "ruleslawyer check examples/{game}/*.yaml --strict",
+                  "ruleslawyer check --diff game.yaml", "ruleslawyer check --fix game.yaml"])
     check.add_argument("logs", nargs="+", metavar="LOG", help="game log files (YAML)")
     check.add_argument("--strict", action="store_true", help="stop at the first violation")
+    mend = check.add_mutually_exclusive_group()
+    mend.add_argument("--fix", action="store_true",
+                      help="make the one edit each diagnostic suggests when the checker is sure of it (two moves "
+                           "swapped, a missing pass, a move too many, the seating, a name's spelling), rewrite the "
+                           "log in place and print the diff; the rest stay diagnostics (e.g. check --fix game.yaml)")
+    mend.add_argument("--diff", action="store_true",
+                      help="print the edits --fix would make as a unified diff; write nothing "
+                           "(e.g. check --diff game.yaml)")
     _house(check, "every log")
     check.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     _allow_path(check)
@@ -593,6 +603,11 @@ def _fmt(value: Any) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     from .check import check_log
+
+    if args.fix or args.diff:
+        from .checkfix import run_check_fix
+
+        return run_check_fix(args)
 
     reports = [check_log(path, strict=args.strict, allow=args.allow_path, house=tuple(args.house))
                for path in args.logs]

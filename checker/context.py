@@ -14,7 +14,7 @@ from typing import Iterable
 
 from ..spec.checks import LOG_CHECKS
 from ..spec.dealmodel import Deal
-from ..spec.diagnostics import Diagnostic, Position, Related, Reporter
+from ..spec.diagnostics import Diagnostic, Fix, Position, Related, Reporter
 from ..spec.machine import Machine, State, Token
 from ..spec.model import Ruleset
 from .blame import Blame
@@ -47,7 +47,7 @@ class Context:
 
     # -- reporting -----------------------------------------------------------------
     def emit(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = (),
-             hint: str | None = None, rule: str | None = None) -> None:
+             hint: str | None = None, rule: str | None = None, fix: Fix | None = None) -> None:
         """Report a whole-log check: its rule statement, then the detail (the rule
         file's code and statement, else the generic ones).  ``rule`` names one
         declared check by id, where the rule file declares several of a kind."""
@@ -55,7 +55,7 @@ class Context:
         check = check or self.checks.get(kind)
         code, rule = (check.code, check.message) if check else (LOG_CHECKS[kind].code, LOG_CHECKS[kind].message)
         message = f"{rule}: {detail}" if detail else rule
-        self.reporter.error(code, message, pos, related, hint)
+        self.reporter.error(code, message, pos, related, hint, fix)
 
     def defer(self, kind: str, detail: str, pos: Position | None, related: Iterable[Related] = ()) -> None:
         """Report later (a problem found early that stands at the end of the log)."""

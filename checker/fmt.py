@@ -33,7 +33,7 @@ from .log import GameLog, parse_document
 from .outputs import write_file
 from .textout import fit, json_text
 
-__all__ = ["Edit", "Formatted", "format_log", "format_text", "run_fmt", "MISMATCH", "BOM"]
+__all__ = ["Edit", "Formatted", "format_log", "format_text", "run_fmt", "rewrite", "MISMATCH", "BOM"]
 
 #: The output would not record what the input does: nothing is written.
 MISMATCH = "RL014"
@@ -190,13 +190,20 @@ def _format_one(path: str, args: argparse.Namespace) -> _Outcome:
     if args.check or args.diff:
         return _Outcome(path, "would be reformatted", 1 if args.check else 0, f)
     try:
-        if read_source(path)[0] != f.source():
-            raise DiagnosticError([Diagnostic("RL013", f"{path} changed while it was formatted: not written",
-                                              Position(path), hint="run fmt again")])
-        write_file(path, f.data())
+        rewrite(f, "formatted", "run fmt again")
     except DiagnosticError as exc:
         return _Outcome(path, "not written", 2, f, list(exc.diagnostics))
     return _Outcome(path, "reformatted", 0, f)
+
+
+def rewrite(f: Formatted, done: str, hint: str) -> None:
+    """Write a log's new text over it (:func:`~.outputs.write_file`: atomically, a link's target,
+    RL013 when it cannot be), after reading it again: a log that changed since it was read (it
+    was ``done``: formatted, fixed) is not written over (RL013)."""
+    if read_source(f.path)[0] != f.source():
+        raise DiagnosticError([Diagnostic("RL013", f"{f.path} changed while it was {done}: not written",
+                                          Position(f.path), hint=hint)])
+    write_file(f.path, f.data())
 
 
 # -- the scalars to rewrite ------------------------------------------------------------
@@ -213,7 +220,9 @@ def _scalars(tokens: Iterable[Any]) -> Iterator[tuple[Any, bool]]:
             yield token, depth > 0
 
 
-def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any]) -> Iterator[Edit]:
+def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any], only: bool = False) -> Iterator[Edit]:
+    """The scalars to rewrite: each name at a place of ``names`` as given there, and (unless
+    ``only``) every other quoted scalar quoted only where YAML needs it."""
     for token, flow in _scalars(tokens):
         start, end = token.start_mark.index, token.end_mark.index
         where = (token.start_mark.line + 1, token.start_mark.column + 1)
@@ -221,6 +230,8 @@ def _edits(text: str, names: dict[tuple[int, int], str], tokens: list[Any]) -> I
         printed = names.get(where)
         if token.style in ("|", ">"):
             continue  # a block of text: never a name, its layout is the author's
+        if printed is None and only:
+            continue
         if printed is None:
             if token.plain or "\n" in written or "\r" in written:
                 continue  # a plain value means what it says; a quoted text of several lines is kept

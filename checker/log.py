@@ -43,7 +43,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Fix, Position, did_you_mean
 from ..spec.env import static_env
 from ..spec.loader import load_rules, schema_diagnostics, schema_errors
 from ..spec.logschema import sections_schema
@@ -52,7 +52,7 @@ from ..spec.model import UNKNOWN, Move, MoveParam, RecordSpec, Ruleset
 from ..spec.paths import ALLOWED, PathPolicy, bare_name
 from ..spec.source import Limits, LMap, LSeq, parse_text, position_of, read_yaml
 from .capacity import load_usable
-from .names import NameHook, Names, fold
+from .names import NameHook, Names, fold, rename
 
 __all__ = ["GameLog", "Header", "LoggedMove", "PrivateFacts", "EndRecord", "Recorded", "ZoneRecord",
            "parse_log", "parse_log_text", "parse_document", "parse_with_rules"]
@@ -390,8 +390,9 @@ class _Parser:
         self.read_past.extend(self.names.left[before:])
         return out
 
-    def error(self, code: str, message: str, pos: Position | None, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic(code, message, pos, hint=hint))
+    def error(self, code: str, message: str, pos: Position | None, hint: str | None = None,
+              fix: Fix | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, pos, hint=hint, fix=fix))
 
     def run(self) -> GameLog:
         header = self.header()
@@ -567,8 +568,8 @@ class _Parser:
             if verbs:
                 self.error("LG112", f"one move per item: this one names {', '.join(map(str, verbs))}", pos)
             else:
-                self.error("LG112", "this item names no move", pos,
-                           hint=self._move_hint(raw))
+                hint, fix = self._move_hint(raw)
+                self.error("LG112", "this item names no move", pos, hint=hint, fix=fix)
             return None
         verb = verbs[0]
         move = self.rules.moves[kinds[fold(verb)]]
@@ -587,7 +588,8 @@ class _Parser:
                 near = did_you_mean(str(key), list(params))
                 self.error("LG113", f"'{move.name}' takes no parameter '{key}'", raw.key_position(key),
                            hint=f"did you mean '{near}'?" if near else
-                           (f"its parameters are: {', '.join(params)}" if params else "it takes no parameter"))
+                           (f"its parameters are: {', '.join(params)}" if params else "it takes no parameter"),
+                           fix=rename(raw.key_position(key), near) if near not in raw else None)
                 ok = False
                 continue
             value = self.unknown_name(lambda: self.value(move, param, raw[key], raw.pos_of(key)), key, unread)
@@ -612,13 +614,15 @@ class _Parser:
         unread.add(key)
         return _UNREAD if missing is None else missing
 
-    def _move_hint(self, raw: LMap) -> str:
-        for key in raw:
-            near = did_you_mean(str(key), list(self.rules.moves))
-            if near:
-                return f"did you mean '{near}'?"
+    def _move_hint(self, raw: LMap) -> tuple[str, Fix | None]:
+        """The hint for an item that names no move, and the fix when a single key is near one."""
+        near = [(key, m) for key in raw for m in [did_you_mean(str(key), list(self.rules.moves))] if m]
+        if near:
+            key, meant = near[0]
+            return f"did you mean '{meant}'?", rename(raw.key_position(key), meant) if len(near) == 1 else None
         first = next(iter(self.rules.moves))
-        return f"a move is one of: {', '.join(self.rules.moves)} (e.g. '- {{{first}: {self.names.players[0] if self.names else 'player'}, ...}}')"
+        return (f"a move is one of: {', '.join(self.rules.moves)} "
+                f"(e.g. '- {{{first}: {self.names.players[0] if self.names else 'player'}, ...}}')"), None
 
     def value(self, move: Move, p: MoveParam, value: Any, pos: Position | None) -> Any:
         """A parameter's value from the log, names resolved (``_BAD`` if unusable)."""
@@ -647,7 +651,8 @@ class _Parser:
                 return by_fold[fold(value)]
             near = did_you_mean(str(value), [str(v) for v in p.values])
             self.error("LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, "
-                       f"not {value!r}", pos, hint=f"did you mean '{near}'?" if near else None)
+                       f"not {value!r}", pos, hint=f"did you mean '{near}'?" if near else None,
+                       fix=rename(pos, near) if isinstance(value, str) else None)
             return _BAD
         if p.type == "flag":
             if not isinstance(value, bool):

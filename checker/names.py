@@ -23,14 +23,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..spec.diagnostics import Diagnostic, Position, did_you_mean
+from ..spec.diagnostics import Diagnostic, Fix, Position, did_you_mean
 from ..spec.model import Ruleset
 
-__all__ = ["Names", "NameHook", "fold"]
+__all__ = ["Names", "NameHook", "fold", "rename"]
 
 #: Told of every name found: as written, where it stands, and its spelling as printed
 #: (the rule file's for an item, the header's for a player); ``fmt`` respells with it.
 NameHook = Callable[[Any, "Position | None", str], None]
+
+
+def rename(pos: Position | None, meant: str | None) -> Fix | None:
+    """The fix of a name a single "did you mean" names: the name at ``pos`` respelt as ``meant``."""
+    return Fix("rename", position=pos, text=meant) if pos is not None and meant is not None else None
 
 
 def fold(text: Any) -> str:
@@ -76,9 +81,10 @@ class Names:
             return found
         table = self.rules.aliases.get(component, {})
         near = did_you_mean(str(text), list(table))
-        hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
-        return self._unknown(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint),
-                             table[near] if near else None)
+        meant = self.rules.name(table[near]) if near else None
+        hint = f"did you mean '{meant}'?" if near else None
+        return self._unknown(Diagnostic("LG110", f"unknown {self.rules.noun(component)} '{text}'", pos, hint=hint,
+                                        fix=rename(pos, meant)), table[near] if near else None)
 
     def item_of(self, components: Sequence[str], text: Any, pos: Position | None) -> str | None:
         """As :meth:`item`, the item of the first of several components that has the name."""
@@ -92,9 +98,10 @@ class Names:
                 return found
         table = {k: v for c in components for k, v in self.rules.aliases.get(c, {}).items()}
         near = did_you_mean(str(text), list(table))
-        hint = f"did you mean '{self.rules.name(table[near])}'?" if near else None
+        meant = self.rules.name(table[near]) if near else None
+        hint = f"did you mean '{meant}'?" if near else None
         nouns = " or ".join(self.rules.noun(c) for c in components)
-        return self._unknown(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint),
+        return self._unknown(Diagnostic("LG110", f"unknown {nouns} '{text}'", pos, hint=hint, fix=rename(pos, meant)),
                              table[near] if near else None)
 
     def player(self, text: Any, pos: Position | None) -> str | None:
@@ -106,4 +113,5 @@ class Names:
             return found
         near = did_you_mean(str(text), list(self.players))
         hint = f"did you mean '{near}'?" if near else f"the players are: {', '.join(self.players)}"
-        return self._unknown(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint), near)
+        return self._unknown(Diagnostic("LG111", f"unknown player '{text}'", pos, hint=hint, fix=rename(pos, near)),
+                             near)

@@ -13,7 +13,7 @@ to be a mistake (``withdraws:``): those leave the accepted facts first.
 from __future__ import annotations
 
 from ..spec.deal import pin, zone_id
-from ..spec.diagnostics import Position, Related
+from ..spec.diagnostics import Fix, Position, Related
 from ..spec.facts import Atom, Fact, count
 from ..spec.machine import Play, Seen, State
 from .consistency import Clash, Observations
@@ -91,9 +91,9 @@ class Observed:
                                   ("move", back - 1) if back is not None else None)
 
     def check(self, index: int, logged: LoggedMove, facts: list[Fact | Seen],
-              more: tuple[Related, ...] = ()) -> None:
+              more: tuple[Related, ...] = (), fix: Fix | None = None) -> None:
         """The observations of one move against all before them (``more``: notes for the
-        error a clash gives)."""
+        error a clash gives, ``fix``: its edit)."""
         for item in facts:
             seen = item if isinstance(item, Seen) else None
             fact = seen.fact if seen is not None else item
@@ -109,14 +109,14 @@ class Observed:
             if left_out:
                 names = ", ".join(self.ctx.name(g) for g in left_out)
                 self.ctx.emit("omitted-group", f"it leaves out {names}, but no deal fits {names} holding no "
-                              f"{noun}", pos, (*self.notes(clash), *more))
+                              f"{noun}", pos, (*self.notes(clash), *more), fix=fix)
                 return
             against = "what was recorded before" if clash.sources else "the deal of the records"
             if rule is not None and fact.text:
                 detail = f"impossible with {against}: {fact.text}"
             else:
                 detail = f"{self.text(logged.play)} is impossible with {against}"
-            self.ctx.emit("observations", detail, pos, (*self.notes(clash), *more), rule=rule)
+            self.ctx.emit("observations", detail, pos, (*self.notes(clash), *more), rule=rule, fix=fix)
             return
 
     def withdraw(self, index: int) -> None:

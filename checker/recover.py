@@ -32,6 +32,7 @@ import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
+from ..spec.diagnostics import Fix
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, RuleError, State, Violation
 from ..spec.model import Ruleset
 from ..spec.scoring import winners_unscored
@@ -39,7 +40,7 @@ from ..spec.tally import Tally
 from .log import LoggedMove
 from .writer import move_text
 
-__all__ = ["Repair", "Recovery", "Seating"]
+__all__ = ["Repair", "Recovery", "Seating", "describe", "fix_of", "seating_fix"]
 
 #: Readings of a move with an unknown name weighed against the moves after it (every value
 #: of one parameter of the rule sets bundled: 32 cards at most).
@@ -62,6 +63,7 @@ class Repair:
     residual: int = 0                            # rules the flawed move still breaks, read this way
     filled: frozenset[str] = frozenset()         # parameters the log lacks, filled in
     deletable: bool = False                      # deleting the move would do as well
+    sure: bool = False                           # no other reading does as well (a fix may be made)
 
     @property
     def assumed(self) -> int:
@@ -81,6 +83,7 @@ class Seating:
     hint: str
     errors_before: int
     errors_after: int
+    sure: bool = True     # no other seating tried does as well
 
 
 @dataclass
@@ -130,7 +133,12 @@ class Recovery:
         best = min(scored, key=lambda c: (c.cost, c.residual, ORDER.index(c.kind), c.assumed))
         if best.kind == "as-played" and any(c.kind == "delete" and c.cost == best.cost for c in scored):
             best = replace(best, deletable=True)
-        return best
+        # sure: the reading chosen (or, for a move as good deleted, the deletion) is the only one
+        # that does as well; the move as played, which a fix would leave, does not count against it
+        chosen = next(c for c in scored if c.kind == "delete") if best.deletable else best
+        as_good = [c for c in scored if c is not chosen and c.kind != "as-played"
+                  and (c.cost, c.residual) <= (chosen.cost, chosen.residual)]
+        return replace(best, sure=not as_good)
 
     def infer(self, index: int, state: State) -> Play | None:
         """The likeliest reading of a move with unknown names: its player (when unknown,
@@ -328,8 +336,10 @@ class Recovery:
             options.append((players, opener))
             options.append((reverse, opener))
         best: tuple[int, tuple[str, ...], str] | None = None
+        found: list[int] = []
         for order, who in options:
             n = self.errors(self.start(order, who), plays, whole)
+            found.append(n)
             # clearly fewer: every error explained, or at least two and most of them (a
             # seating explaining one error of two loses to a local slip, two moves swapped)
             clearly = n == 0 or (before - n >= 2 and 2 * n <= before)
@@ -348,7 +358,7 @@ class Recovery:
             hint = f"the seating looks reversed and {who} first: did you mean players: [{names}] and first: {who}?"
         else:
             hint = f"the moves start with {who}: did you mean first: {who}?"
-        return Seating(order, who, hint, before, n)
+        return Seating(order, who, hint, before, n, sure=found.count(n) == 1)
 
 
 def _same_cycle(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -380,3 +390,30 @@ def describe(rules: Ruleset, repair: Repair, moves: Sequence[LoggedMove], index:
         names = ", ".join(sorted(repair.filled))
         return None, f"the replay goes on with this {play.kind}'s {names} unknown"
     return None, None
+
+
+def fix_of(rules: Ruleset, repair: Repair | None, moves: Sequence[LoggedMove], index: int) -> Fix | None:
+    """The edit of the log a chosen repair stands for, when it is sure (:attr:`Repair.sure`) and
+    says all of the edit: a move deleted (one too many, or repeating the move before), two moves
+    swapped, a move that takes no parameters inserted (a missing move with parameters, even
+    optional ones, would be values picked blind: no fix); None otherwise (the move as played, a parameter filled in)."""
+    if repair is None or not repair.sure:
+        return None
+    play = moves[index].play
+    if repair.kind == "delete" or (repair.kind == "as-played" and repair.deletable and index
+                                   and moves[index - 1].play == play):
+        return Fix("delete", (index,))
+    if repair.kind == "swap":
+        return Fix("swap", (index, index + 1))
+    if repair.kind == "insert":
+        missing = [p for i, p in repair.plays if i is None]
+        if len(missing) == 1 and not missing[0].args and not rules.moves[missing[0].kind].params:
+            return Fix("insert", (index,), text=move_text(rules, missing[0]))
+    return None
+
+
+def seating_fix(seating: Seating, first_given: bool) -> Fix | None:
+    """The header's edit a better seating stands for, when no other seating tried does as well."""
+    if not seating.sure:
+        return None
+    return Fix("seat", players=seating.players, first=seating.first if first_given else None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..spec.dealmodel import Deal
-from ..spec.diagnostics import Position, Related, Reporter
+from ..spec.diagnostics import Fix, Position, Related, Reporter
 from ..spec.expr import evaluations
 from ..spec.facts import Fact
 from ..spec.machine import MALFORMED, Machine, Outcome, Play, Seen, State, Violation
@@ -32,7 +32,7 @@ from .context import Context
 from .ending import Ending
 from .log import GameLog, LoggedMove
 from .observed import Observed
-from .recover import Recovery, Repair, Seating, describe
+from .recover import Recovery, Repair, Seating, describe, fix_of, seating_fix
 from .tokens import Tokens
 
 __all__ = ["Step", "Replay", "replay"]
@@ -145,7 +145,7 @@ class _Replay:
                 if not ctx.reporter.strict else None
             if repair is None or repair.kind == "as-played":
                 hint = describe(ctx.rules, repair, moves, index)[0] if repair is not None else None
-                state = self.step(index, moves[index], state, hint=hint)
+                state = self.step(index, moves[index], state, hint=hint, fix=fix_of(ctx.rules, repair, moves, index))
                 index += 1
             else:
                 state = self.recover(index, repair, state, recovery)
@@ -181,7 +181,8 @@ class _Replay:
                 if left > 0:
                     notes.append(Related(f"{left} later move(s) that break the turns only under this seating "
                                          "are not reported"))
-                ctx.reporter.error(v.code, v.message, pos, notes, seating.hint)
+                ctx.reporter.error(v.code, v.message, pos, notes, seating.hint,
+                                   seating_fix(seating, "first" in header.positions))
                 break
             state = outcome.state
         new_header = replace(header, players=seating.players, first=seating.first)
@@ -200,7 +201,7 @@ class _Replay:
         extra = [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]]
         if note:
             extra.append(Related(note))
-        self.report(violations[0], logged, before, logged.play, extra, hint)
+        self.report(violations[0], logged, before, logged.play, extra, hint, fix_of(ctx.rules, repair, moves, index))
         state = before
         if repair.kind == "delete":
             self.steps.append(Step(index, logged, before, Outcome(before.copy(), violations), ()))
@@ -266,7 +267,7 @@ class _Replay:
         return readings[0]
 
     def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
-             hint: str | None = None) -> State:
+             hint: str | None = None, fix: Fix | None = None) -> State:
         """Check one move, apply it as played, record what it shows (``quiet``: its
         violations were reported already)."""
         ctx, play = self.ctx, logged.play
@@ -286,7 +287,7 @@ class _Replay:
             violations = [] if first_after_end else after_end
         if violations and not quiet:  # one error per move: the first rule it breaks, the others as notes
             self.report(violations[0], logged, before, play,
-                        [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]], hint)
+                        [Related(f"also: {v.message} [{v.code}]") for v in violations[1:]], hint, fix)
         facts: tuple[Fact, ...] = ()
         if not self.param_violations(outcome.violations) and not before.ended:
             seen = ctx.machine.observed(before, play, ("move", index))
@@ -294,10 +295,11 @@ class _Replay:
             if self.observed is not None:
                 amended = self.amended(index, before, play, outcome, seen)
                 more: tuple[Related, ...] = ()
+                fix = None
                 if amended is not None:
-                    outcome, note = amended
+                    outcome, note, fix = amended
                     more = (Related(note),)
-                self.observed.check(index, logged, list(seen), more)
+                self.observed.check(index, logged, list(seen), more, fix)
         if self.tokens is not None:
             self.tokens.after(logged, before, play, outcome)
         ctx.blame.update(index, before, outcome.state)
@@ -305,12 +307,13 @@ class _Replay:
         return outcome.state
 
     def amended(self, index: int, before: State, play: Play, outcome: Outcome,
-                seen: list[Seen]) -> tuple[Outcome, str] | None:
+                seen: list[Seen]) -> tuple[Outcome, str, Fix | None] | None:
         """When a move's recorded outcome ends the game or puts a player out, no deal fits
         it, and the next move is legal only under another outcome: that outcome's state (the
         moves that follow show it), with a note saying so.  None when the recorded
         one is possible, or no other outcome lets the log go on.  The observations of the
-        other outcome are not taken as facts: the log does not say them."""
+        other outcome are not taken as facts: the log does not say them.  When that outcome is
+        the only one that fits, the fix that writes it goes with the note."""
         ctx, moves = self.ctx, self.ctx.log.moves
         state = outcome.state
         if index + 1 >= len(moves) or self.observed is None or \
@@ -328,15 +331,24 @@ class _Replay:
             values = [v for v in ctx.machine.param_values(p, env, before) if v != recorded]
             if p.type == "count":  # the nearest count first: the likeliest slip
                 values.sort(key=lambda v: abs(v - recorded) if isinstance(recorded, int) else 0)
+            fitting = []
             for value in values:
                 other = Play(play.kind, play.actor, {**play.args, p.name: value})
                 after = ctx.machine.play(before, other)
                 if after.violations or ctx.machine.check(after.state, following) or \
                         not self.observed.fits(ctx.machine.observed(before, other, ("move", index))):
                     continue
+                fitting.append((value, after))
+                if len(fitting) > 1:
+                    break
+            if fitting:
+                value, after = fitting[0]
                 note = (f"replayed as {p.name} {_shown(value)}, the outcome the moves that follow need "
                         f"(move {index + 2} is legal after it)")
-                return Outcome(after.state, outcome.violations, after.revealed, after.ended_by), note
+                # the one outcome that fits (no other value of it does): an edit the checker is sure of
+                fix = Fix("set", position=moves[index].at(p.name), text=_shown(value)) \
+                    if len(fitting) == 1 and p.name in ctx.log.moves[index].raw else None
+                return Outcome(after.state, outcome.violations, after.revealed, after.ended_by), note, fix
         return None
 
     # -- violations of the move's requirements ------------------------------------------
@@ -363,15 +375,15 @@ class _Replay:
         return req is not None and name in req.expr.names
 
     def report(self, v: Violation, logged: LoggedMove, before: State, play: Play,
-               extra: Iterable[Related] = (), hint: str | None = None) -> None:
+               extra: Iterable[Related] = (), hint: str | None = None, fix: Fix | None = None) -> None:
         req = self.require(v)
         if req is None:  # a parameter: point at it
             _kind, _, name = v.rule.partition("/")
             pos = logged.at(name) if name in logged.raw else logged.position
-            self.ctx.reporter.error(v.code, v.message, pos, tuple(extra), hint)
+            self.ctx.reporter.error(v.code, v.message, pos, tuple(extra), hint, fix)
             return
         self.ctx.reporter.error(v.code, v.message, self.position(req, logged),
-                                [*self.notes(req, before, play), *extra], hint)
+                                [*self.notes(req, before, play), *extra], hint, fix)
 
     def position(self, req: Require, logged: LoggedMove) -> Position:
         """The part of the move a requirement is about: a parameter it reads (one its

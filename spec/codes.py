@@ -45,14 +45,17 @@ _CODES = [
              "property file for prove: no line 'properties: ...'): it is "
              "not read any further, and nothing it holds (no line, no key) is shown.", "rules: notes.txt"),
     CodeInfo("RL013", "output", "An output cannot be written (report -o, --plots, --logs, --report, "
-             "prove's file of a failing path): the name is a device, a fifo, a folder where a file is wanted (or "
+             "prove's file of a failing path, the log fmt or check --fix rewrites, then also when it changed "
+             "since it was read): the name is a device, a fifo, a folder where a file is wanted (or "
              "a file where a folder is wanted), a link to nothing, a read-only file, a file of the operating system or an input "
              "of the same command; or the write failed (a missing or read-only folder, a full disk).  Nothing is "
              "left half written: the file is written to a temporary beside it, then renamed.",
              "ruleslawyer report game.yaml -o game.yaml"),
-    CodeInfo("RL014", "output", "'fmt' cannot rewrite a log safely: its canonical form, read again, would not "
-             "record the same values, moves and players as the log (a bug of fmt: please report it with the "
-             "log).  Nothing is written; the log stays as it was.", "ruleslawyer fmt game.yaml"),
+    CodeInfo("RL014", "output", "'fmt' or 'check --fix' cannot rewrite a log safely: its canonical form (or the "
+             "log with the fixes made), read again, would not record the same values, moves and players as the "
+             "log (with the names respelt and the moves deleted, inserted or swapped that the fixes say: a bug: "
+             "please report it with the log).  Nothing is written; the log stays as it was.",
+             "ruleslawyer fmt game.yaml"),
     CodeInfo("RL101", "schema", "Unknown key (with the closest known key as a hint).", "parameters:\n  playrs: {value: 4}"),
     CodeInfo("RL102", "schema", "A value of the wrong type.", "parameters:\n  players: {value: four, cite: ...}"),
     CodeInfo("RL103", "schema", "A required key is missing.", "moves:\n  pass: {params: {}}   # no effects"),

@@ -54,6 +54,64 @@ class Related:
 
 
 @dataclass(frozen=True)
+class Fix:
+    """The one edit a diagnostic suggests, when the checker is sure of it (``check --fix`` makes it).
+
+    ``action`` is one of:
+
+    * ``rename``: the name written at ``position`` becomes ``text`` (the name a single
+      "did you mean" names);
+    * ``set``: the value written at ``position`` becomes ``text``, a YAML scalar (the one
+      outcome of a move the moves after it fit);
+    * ``delete``: the move at index ``moves[0]`` (0-based, in the log's list) goes;
+    * ``insert``: ``text`` (one move, written as a log writes it) goes before the move at ``moves[0]``;
+    * ``swap``: the moves at ``moves[0]`` and ``moves[1]`` change places;
+    * ``seat``: the header's players become ``players`` (the same names, in another order)
+      and, when given, its first player ``first``.
+
+    >>> Fix("swap", moves=(6, 7)).to_json()
+    {'action': 'swap', 'moves': [7, 8]}
+    """
+
+    action: Literal["rename", "set", "delete", "insert", "swap", "seat"]
+    moves: tuple[int, ...] = ()
+    text: str | None = None
+    position: Position | None = None
+    players: tuple[str, ...] = ()
+    first: str | None = None
+
+    def describe(self) -> str:
+        """What the edit does, in a few words (move numbers 1-based)."""
+        numbers = [str(m + 1) for m in self.moves]
+        if self.action == "rename":
+            return f"respell as {self.text!r}" + (f" at {self.position}" if self.position else "")
+        if self.action == "set":
+            return f"write {self.text}" + (f" at {self.position}" if self.position else "")
+        if self.action == "delete":
+            return f"delete move {numbers[0]}"
+        if self.action == "insert":
+            return f"insert {self.text} before move {numbers[0]}"
+        if self.action == "swap":
+            return f"swap moves {' and '.join(numbers)}"
+        first = f", first: {self.first}" if self.first is not None else ""
+        return f"players: [{', '.join(self.players)}]{first}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action}
+        if self.moves:
+            out["moves"] = [m + 1 for m in self.moves]  # 1-based, as every move number printed
+        if self.position is not None:
+            out.update(self.position.to_json())
+        if self.text is not None:
+            out["text"] = self.text
+        if self.action == "seat":
+            out["players"] = list(self.players)
+            if self.first is not None:
+                out["first"] = self.first
+        return out
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     code: str
     message: str
@@ -62,6 +120,7 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     hint: str | None = None
     move: int | None = None  # the number of the move it stands in, when it stands in one
+    fix: Fix | None = None   # the edit that mends it, when the checker is sure of it
 
     def format_text(self) -> str:
         where = f"{self.position}: " if self.position else ""
@@ -84,6 +143,8 @@ class Diagnostic:
         }
         if self.hint:
             out["hint"] = self.hint
+        if self.fix is not None:
+            out["fix"] = self.fix.to_json()
         return out
 
 
@@ -112,8 +173,8 @@ class Reporter:
             raise StopReplay(diagnostic.code)
 
     def error(self, code: str, message: str, position: Position | None = None,
-              related: Iterable[Related] = (), hint: str | None = None) -> None:
-        self.handle(Diagnostic(code, message, position, "error", tuple(related), hint))
+              related: Iterable[Related] = (), hint: str | None = None, fix: Fix | None = None) -> None:
+        self.handle(Diagnostic(code, message, position, "error", tuple(related), hint, fix=fix))
 
     @property
     def errors(self) -> list[Diagnostic]:

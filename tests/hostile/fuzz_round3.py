@@ -1,5 +1,6 @@
 """Fuzzing round three (issue 25): ``play``, ``show``, ``report``, ``schema``,
-``simulate``, ``compare``, ``prove``, ``fmt`` and ``suggest`` on random and mutated input.
+``simulate``, ``compare``, ``prove``, ``fmt`` (and ``check --fix``/``--diff``, among fmt's inputs) and
+``suggest`` on random and mutated input.
 
     python -m tests.hostile.fuzz_round3 --count 5000 --seed 1 --jobs 2
     python -m tests.hostile.fuzz_round3 --count 100 --seed 7 --format json
@@ -386,6 +387,8 @@ class Maker:
         mode = rng.choice([[], [], ["--check"], ["--diff"]])
         fmt = ["--format", "json"] if rng.random() < 0.3 else []
         case.argv = ["fmt", str(log), *mode, *fmt, *self._house(rng)]
+        if rng.random() < 0.4:  # check --fix and --diff rewrite a log as fmt does: the same inputs
+            case.argv = ["check", str(log), rng.choice(["--fix", "--diff"]), *fmt, *self._house(rng)]
 
     def _suggest(self, rng: random.Random, case: Case) -> None:
         log = self._a_log(rng, case)
