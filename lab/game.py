@@ -26,7 +26,7 @@ from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Ruleset
 from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
-from .bots import Bot, Turn
+from .bots import Bot, Turn, refuse_filtered
 from .engine import Lab, declared_ends, solution_of, start_facts
 
 __all__ = ["GameRecord", "play_game", "declared_ends", "seat_names", "CUT", "STUCK", "game_rng", "opening",
@@ -169,8 +169,10 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 end = STUCK
                 break
             bot = by_player[actor]
-            play = bot.choose(Turn(lab, state, actor, open_[actor], world, rng, deal, views.get(actor)))
+            turn = Turn(lab, state, actor, open_[actor], world, rng, deal, views.get(actor))
+            play = bot.choose(turn)
             if play is None:
+                refuse_filtered(bot, turn)
                 end = STUCK
                 break
         facts = machine.observations(state, play, source=len(plays)) if views else []
@@ -227,10 +229,11 @@ def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[st
     if plays and not chosen:
         return plays[0] if len(plays) == 1 else plays[rng.randrange(len(plays))]
     if chosen:
-        play = by_player[actor].choose(Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor),
-                                            due=True))
+        turn = Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor), due=True)
+        play = by_player[actor].choose(turn)
         if play is not None:
             return play
+        refuse_filtered(by_player[actor], turn)
     return plays[0] if plays else False
 
 

@@ -147,7 +147,11 @@ GAMES = ["lady-alice", "perfect-alibi"]
 BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;accuse=0.02", "informed",
         "informed:0", "informed:1000", "random:accuse=1e308;suspect=1e308;place=1e308;pass=1e308",
         "random:pass=0;suspect=0;place=0;accuse=0", "random:accuse=-1", "random:nope=1", "", "random,informed",
-        "random:accuse=nan", "random:accuse=inf", "x" * 200]
+        "random:accuse=nan", "random:accuse=inf", "x" * 200,
+        # move filters (issue 23): good, unknown parameter, wrong case, bad syntax, all forbidden, not a truth
+        "greedy:forbid=\"move.assistant == 'cook'\"", "random:forbid=move.asistant == 'cook'",
+        "informed:0;forbid=move.assistant == 'Cook'", "random:forbid=move.via ==", "random:forbid=true",
+        "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]"]
 
 
 @dataclass
