@@ -274,6 +274,11 @@ def simulate_text(result: Any) -> str:
             lines.append(f"  seat {i + 1}  {_ci(d)}")
         lines.append(f"  winning score  {_ci(s['scores']['winning'])}")
         lines.append("  scores: " + ", ".join(f"{k}: {v}" for k, v in s["scores"]["histogram"].items()))
+    if s.get("kinds"):
+        lines += ["", "moves by kind (per game; share of all moves, of its kind's for a value):"]
+        for name, d in s["kinds"].items():
+            share = "-" if d["share"] is None else f"{100 * d['share']:5.1f} %"
+            lines.append(f"  {share}  {_ci(d['per_game'])}  {name}")
     det = s["determination"]
     if det:
         lines += ["", "when the solution became known (moves played), against the end of the game:"]
