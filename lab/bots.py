@@ -30,6 +30,7 @@ for the remaining seats: ``random``, ``informed``, ``informed:0.5``, ``greedy:ri
 from __future__ import annotations
 
 import bisect
+import difflib
 import itertools
 import math
 import random
@@ -47,7 +48,7 @@ from .filters import FILTER_CODE, FilterError, MoveFilter, parse_filter
 __all__ = ["refuse_filtered", "Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
 #: The bots a specification may name.
-BOTS = ("random", "informed", "greedy")
+BOTS = ("random", "informed", "greedy", "search")
 #: Candidate mover choices valued per move kind by the informed bot.
 CANDIDATES = 24
 #: Candidates valued per move kind that may change the score (each costs SCORE_SAMPLES scorings).
@@ -93,6 +94,8 @@ class Turn:
     view: Knowledge | None = None     # what the bot knows (its seat's facts)
     cache: dict[str, Any] = field(default_factory=dict)  # what one decision computes once
     due: bool = False                 # the rules oblige the bot to make a move of these kinds now
+    history: Sequence[Fact] = ()      # every fact of the game so far (the deal's and each move's), with
+    #                                   who saw it: a bot reads only its own (lab.search)
 
 
 class Bot:
@@ -165,12 +168,21 @@ class _First(random.Random):
 _FIRST = _First(0)
 
 
-def _legal(turn: Turn, kind: str, tries: int = TRIES, bot: Bot | None = None) -> Play | None:
+def _legal(turn: Turn, kind: str, tries: int = TRIES, bot: Bot | None = None,
+           values: Mapping[str, Mapping[Any, float]] | None = None) -> Play | None:
     """One legal move of this kind for the mover, drawn uniformly, with its outcomes (one the
-    bot's filters allow, when a bot is given)."""
+    bot's filters allow, when a bot is given); ``values``: weights of some parameters' values
+    (parameter -> value -> weight, 1 when not given): those are drawn by weight among the legal ones."""
     lab, state, actor, rng = turn.lab, turn.state, turn.actor, turn.rng
+    weighed = [p for p in lab.kinds[kind].mover if p.name in values] if values else []
     for _ in range(tries):
         args = lab.sample_args(state, actor, kind, rng)
+        for p in weighed:
+            options = lab.options(state, actor, p)
+            w = [float(values[p.name].get(v, 1.0)) for v in options]  # type: ignore[index]
+            if sum(w) > 0:
+                args[p.name] = options[bisect.bisect(list(itertools.accumulate(w)), rng.random() * sum(w),
+                                                     0, len(options) - 1)]
         if bot is not None and not bot.allows(turn, kind, args):
             continue
         play = _sampled(turn, kind, args)
@@ -178,6 +190,10 @@ def _legal(turn: Turn, kind: str, tries: int = TRIES, bot: Bot | None = None) ->
             return play
     choices = list(lab.mover_choices(state, actor, kind))
     rng.shuffle(choices)
+    if weighed:  # a weighted order (each choice first with chance proportional to its weight; 0: never)
+        w = [math.prod(float(values[p.name].get(c.get(p.name, p.default), 1.0)) for p in weighed)  # type: ignore[index]
+             for c in choices]
+        choices = _weighted_order([c for c, x in zip(choices, w) if x > 0], [x for x in w if x > 0], rng)
     for args in choices:
         if bot is not None and not bot.allows(turn, kind, args):
             continue
@@ -185,6 +201,13 @@ def _legal(turn: Turn, kind: str, tries: int = TRIES, bot: Bot | None = None) ->
         if play is not None:
             return play
     return None
+
+
+def _weighted_order(items: list[Any], weights: Sequence[float], rng: random.Random) -> list[Any]:
+    """The items in a random order where each comes next with chance proportional to its weight
+    among those left (Efraimidis and Spirakis: key u ** (1 / w)); the weights are above 0."""
+    keys = [rng.random() ** (1.0 / w) for w in weights]
+    return [items[i] for i in sorted(range(len(items)), key=lambda i: -keys[i])]
 
 
 def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random) -> str:
@@ -196,32 +219,50 @@ def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random
 
 @dataclass
 class RandomBot(Bot):
+    """Weights: the rule file's (``play: random:``, see :mod:`spec.playweights`), each replaced by
+    one given here: ``weights`` by kind, ``values`` by (kind, parameter) then value."""
+
     weights: Mapping[str, float] = field(default_factory=dict)
+    values: Mapping[tuple[str, str], Mapping[Any, float]] = field(default_factory=dict)
     name = "random"
-    _kept: dict[tuple[str, ...], list[float] | None] = field(default_factory=dict, init=False, repr=False,
-                                                             compare=False)
+    _kept: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _values_for(self, turn: Turn, kind: str) -> dict[str, dict[Any, float]]:
+        """Parameter -> value -> weight for this kind: the rule file's, then this bot's."""
+        key = ("values", id(turn.lab.rules), kind)
+        found = self._kept.get(key)
+        if found is None:
+            play = turn.lab.rules.play
+            found = {}
+            for (k, name), by in list(play.value_weights().items() if play is not None else []) + \
+                    list(self.values.items()):
+                if k == kind:
+                    found[name] = {**found.get(name, {}), **by}
+            self._kept[key] = found
+        return found
 
     def choose(self, turn: Turn) -> Play | None:
         kinds = list(turn.kinds)
+        defaults = turn.lab.rules.play.kind_weights() if turn.lab.rules.play is not None else {}
         while kinds:
-            w = self._weights_of(kinds)
+            w = self._weights_of(kinds, defaults)
             if w is None:
                 self._refuse(turn, kinds)
                 return None
             kind = kinds[0] if len(kinds) == 1 else _weighted(kinds, w, turn.rng)
-            play = _legal(turn, kind, bot=self)
+            play = _legal(turn, kind, bot=self, values=self._values_for(turn, kind))
             if play is not None:
                 return play
             kinds.remove(kind)
         return None
 
-    def _weights_of(self, kinds: list[str]) -> list[float] | None:
-        """The weights of these kinds divided by the largest (their sum stays finite, the draw
-        the same), None when they are all 0; kept by the kinds."""
-        key = tuple(kinds)
+    def _weights_of(self, kinds: list[str], defaults: Mapping[str, float] = {}) -> list[float] | None:
+        """The weights of these kinds (this bot's, else the rule file's, else 1) divided by the
+        largest (their sum stays finite, the draw the same), None when they are all 0; kept by the kinds."""
+        key = (tuple(kinds), tuple(sorted(defaults.items())))
         found = self._kept.get(key, False)
         if found is False:
-            w = [float(self.weights.get(k, 1.0)) for k in kinds]
+            w = [float(self.weights.get(k, defaults.get(k, 1.0))) for k in kinds]
             top = max(w, default=0.0)
             found = self._kept[key] = [v / top for v in w] if top > 0 else None
         return found  # type: ignore[return-value]
@@ -237,7 +278,8 @@ class RandomBot(Bot):
                                f"({', '.join(kinds)}) all have weight 0")
 
     def spec(self) -> str:
-        parts = [f"{k}={v:g}" for k, v in sorted(self.weights.items())]  # as --bots reads it
+        parts = [f"{k}={v:g}" for k, v in sorted(self.weights.items())] + \
+            [f"{k}.{p}.{_text(v)}={w:g}" for (k, p), by in sorted(self.values.items()) for v, w in by.items()]
         return "random" + (":" + ";".join(parts) if parts else "") + \
             (self.filters_spec() if parts else self.filters_spec().replace(";", ":", 1))
 
@@ -483,6 +525,7 @@ class GreedyBot(InformedBot):
             advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES)
         except AdviceError:
             return InformedBot.choose(self, turn)
+        turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
         moves = advice.moves
         claims = [m for m in moves if m.right is not None]
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
@@ -562,6 +605,11 @@ def _sample_solutions(view: Knowledge, n: int, rng: random.Random) -> list[froze
     return [rng.choice(few) for _ in range(n)]
 
 
+def _text(value: Any) -> str:
+    """A value as --bots writes it (a flag lower case)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _softmax(values: Sequence[float], temperature: float, rng: random.Random) -> int:
     if temperature <= 0:
         best = max(values)
@@ -612,19 +660,24 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0, rules: Any 
                 raise BotSpecError(str(exc), exc.column, FILTER_CODE) from None
         elif part.strip():
             options.append(part)
-    bot = _bot_of(name, ";".join(options), kinds, column)
+    bot = _bot_of(name, ";".join(options), kinds, column, rules)
     bot.forbid = tuple(filters)
     return bot
 
 
-def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int) -> Bot:
+def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int, rules: Any = None) -> Bot:
     """A bot from its name and its options (``forbid=`` taken out)."""
     if name == "random":
         weights: dict[str, float] = {}
+        values: dict[tuple[str, str], dict[Any, float]] = {}
         for part in filter(None, (p.strip() for p in rest.split(";"))):
             kind, eq, num = part.partition("=")
             if not eq:
-                raise BotSpecError(f"a weight is KIND=NUMBER, not {part!r}", column)
+                raise BotSpecError(f"a weight is KIND=NUMBER or KIND.PARAMETER.VALUE=NUMBER, not {part!r}", column)
+            if "." in kind:
+                key, value = _value_key(kind.strip(), rules, column)
+                values.setdefault(key, {})[value] = _number(num, kind.strip(), column)
+                continue
             if kinds and kind.strip() not in kinds:
                 raise BotSpecError(f"no move {kind.strip()!r} in these rules (moves: {', '.join(kinds)})", column)
             try:
@@ -636,7 +689,12 @@ def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int) -> Bot:
             weights[kind.strip()] = value
         if kinds and all(weights.get(k, 1.0) == 0 for k in kinds):
             raise BotSpecError("every move has weight 0: the bot could never move", column)
-        return RandomBot(weights)
+        for (kind, param), by in values.items():
+            known = _listed_values(rules, kind, param) or []
+            if known and all(by.get(v, 1.0) == 0 for v in known):
+                raise BotSpecError(f"every value of {kind}.{param} has weight 0: the bot could never make a {kind} move",
+                                   column)
+        return RandomBot(weights, values)
     if name == "informed":
         temperature = 0.25
         if rest.strip():
@@ -649,7 +707,51 @@ def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int) -> Bot:
         return InformedBot(temperature)
     if name == "greedy":
         return GreedyBot(risk=_greedy_risk(rest, column))
+    if name == "search":
+        from .search import parse_search  # it builds on this module's bots
+
+        return parse_search(rest, column)
     raise BotSpecError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})", column)
+
+
+def _number(text: str, what: str, column: int) -> float:
+    """A weight: a finite number from 0 up."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BotSpecError(f"the weight of {what} must be a number, not {text!r}", column) from None
+    if not math.isfinite(value) or value < 0:
+        raise BotSpecError(f"the weight of {what} must be a number from 0 up", column)
+    return value
+
+
+def _listed_values(rules: Any, kind: str, param: str) -> list[Any] | None:
+    from ..spec.playweights import weighable_values
+
+    if rules is None or kind not in rules.moves:
+        return None
+    return weighable_values(rules.moves[kind], param, rules.components)
+
+
+def _value_key(text: str, rules: Any, column: int) -> tuple[tuple[str, str], Any]:
+    """``KIND.PARAMETER.VALUE`` checked against the rules: ((kind, parameter), value)."""
+    kind, _, tail = text.partition(".")
+    param, _, value = tail.partition(".")
+    if rules is None:
+        raise BotSpecError(f"a value's weight ({text}) needs the rules to read it against", column)
+    if kind not in rules.moves:
+        raise BotSpecError(f"no move {kind!r} in these rules (moves: {', '.join(rules.moves)})", column)
+    known = _listed_values(rules, kind, param)
+    if known is None:
+        names = [p.name for p in rules.moves[kind].params if _listed_values(rules, kind, p.name)]
+        raise BotSpecError(f"{kind} has no parameter {param!r} with values to weigh "
+                           f"(these have: {', '.join(names) or 'none'})", column)
+    by_text = {_text(v): v for v in known}
+    if value not in by_text:
+        close = difflib.get_close_matches(value, list(by_text), 1)
+        raise BotSpecError(f"{value!r} is no value of {kind}.{param}" +
+                           (f": did you mean {close[0]!r}?" if close else f" ({', '.join(by_text)})"), column)
+    return (kind, param), by_text[value]
 
 
 def _greedy_risk(rest: str, column: int) -> float:

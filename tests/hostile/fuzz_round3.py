@@ -151,7 +151,11 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         # move filters (issue 23): good, unknown parameter, wrong case, bad syntax, all forbidden, not a truth
         "greedy:forbid=\"move.assistant == 'cook'\"", "random:forbid=move.asistant == 'cook'",
         "informed:0;forbid=move.assistant == 'Cook'", "random:forbid=move.via ==", "random:forbid=true",
-        "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]"]
+        "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]",
+        # value weights and the search bot (issue 23)
+        "random:ask.via.final=0", "random:ask.via.fnal=1", "random:suggest.x.y=1", "random:ask.via.final=-2",
+        "search:iterations=1", "search:iterations=0", "search:floor=0.05;iterations=2", "search:width=9",
+        "search:iterations=1e9", "search:iterations=2,random"]
 
 
 @dataclass
