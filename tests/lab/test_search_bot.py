@@ -27,13 +27,14 @@ def test_its_parameters_read_back_and_bad_ones_are_usage_errors(capsys):
 
 
 def test_the_budget_is_counted_in_playouts():
-    """One decision weighed with iterations=N and two candidates plays N // 2 deals x 2 candidates."""
+    """One decision weighed with iterations=2 and two candidates (the greedy move, the claim) plays
+    1 deal x 2 candidates; with floor=0.5 a decision is weighed only when a claim is at least even."""
     from ruleslawyer.lab.engine import Lab
     from ruleslawyer.lab.game import play_game
 
     rules = load_rules("perfect-alibi", variant="3p")
     lab = Lab(rules)
-    bots = parse_bots("search:iterations=4;floor=0.05,greedy", 3, rules=rules)
+    bots = parse_bots("search:iterations=2;floor=0.5,greedy", 3, rules=rules)
     for index in range(3):
         play_game(lab, bots, 11, index, 200, track=False)
-    assert bots[0].searched > 0 and bots[0].playouts == 4 * bots[0].searched
+    assert bots[0].searched > 0 and bots[0].playouts == 2 * bots[0].searched
