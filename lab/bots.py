@@ -680,13 +680,7 @@ def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int, rules: Any 
                 continue
             if kinds and kind.strip() not in kinds:
                 raise BotSpecError(f"no move {kind.strip()!r} in these rules (moves: {', '.join(kinds)})", column)
-            try:
-                value = float(num)
-            except ValueError:
-                raise BotSpecError(f"the weight of {kind.strip()} must be a number, not {num!r}", column) from None
-            if not math.isfinite(value) or value < 0:
-                raise BotSpecError(f"the weight of {kind.strip()} must be a number from 0 up", column)
-            weights[kind.strip()] = value
+            weights[kind.strip()] = _number(num, kind.strip(), column)
         if kinds and all(weights.get(k, 1.0) == 0 for k in kinds):
             raise BotSpecError("every move has weight 0: the bot could never move", column)
         for (kind, param), by in values.items():
