@@ -154,8 +154,9 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]",
         # value weights and the search bot (issue 23)
         "random:ask.via.final=0", "random:ask.via.fnal=1", "random:suggest.x.y=1", "random:ask.via.final=-2",
-        "search:iterations=1", "search:iterations=0", "search:floor=0.05;iterations=2", "search:width=9",
-        "search:iterations=1e9", "search:iterations=2,random"]
+        # (a search bot that weighs nothing but certain claims: every run stays within its CPU limit)
+        "search:iterations=1;floor=1", "search:iterations=0", "search:floor=1;iterations=2", "search:width=9",
+        "search:iterations=1e9", "search:floor=1,random"]
 
 
 @dataclass
