@@ -30,6 +30,7 @@ for the remaining seats: ``random``, ``informed``, ``informed:0.5``, ``greedy:ri
 from __future__ import annotations
 
 import bisect
+import difflib
 import itertools
 import math
 import random
@@ -42,9 +43,12 @@ from ..spec.facts import Fact, negate
 from ..spec.machine import Play, State
 from ..spec.scoring import UnknownValues, score
 from .engine import Lab
+from .filters import FILTER_CODE, FilterError, MoveFilter, parse_filter
 
-__all__ = ["Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
+__all__ = ["refuse_filtered", "Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
+#: The bots a specification may name.
+BOTS = ("random", "informed", "greedy", "search")
 #: Candidate mover choices valued per move kind by the informed bot.
 CANDIDATES = 24
 #: Candidates valued per move kind that may change the score (each costs SCORE_SAMPLES scorings).
@@ -66,9 +70,10 @@ ENUMERATED = 40
 class BotSpecError(ValueError):
     """A bot specification that cannot be read (position: the character)."""
 
-    def __init__(self, message: str, column: int = 0):
+    def __init__(self, message: str, column: int = 0, code: str = "RL170"):
         super().__init__(message)
         self.column = column
+        self.code = code
 
 
 class BotError(RuntimeError):
@@ -89,11 +94,32 @@ class Turn:
     view: Knowledge | None = None     # what the bot knows (its seat's facts)
     cache: dict[str, Any] = field(default_factory=dict)  # what one decision computes once
     due: bool = False                 # the rules oblige the bot to make a move of these kinds now
+    history: Sequence[Fact] = ()      # every fact of the game so far (the deal's and each move's), with
+    #                                   who saw it: a bot reads only its own (lab.search)
 
 
 class Bot:
     name = "bot"
     needs_view = False
+    #: Move filters (``forbid=``): a candidate any of them is true of is never played.
+    forbid: tuple[MoveFilter, ...] = ()
+
+    def allows(self, turn: Turn, kind: str, args: Mapping[str, Any]) -> bool:
+        """Whether no filter of the bot forbids this move (its kind and choices)."""
+        if not self.forbid:
+            return True
+        try:
+            return not any(f.forbids(turn.lab, turn.state, turn.actor, kind, args) for f in self.forbid)
+        except FilterError as exc:
+            raise BotError(f"bot {self.spec()} at seat {turn.actor} after move {turn.state.played}: {exc}") from None
+
+    def permits(self, turn: Turn, play: Play | None) -> Play | None:
+        """The move when the filters allow it, else None."""
+        return play if play is None or self.allows(turn, play.kind, play.args) else None
+
+    def filters_spec(self) -> str:
+        """The filters as ``--bots`` reads them (``;forbid="..."`` each)."""
+        return "".join(f';forbid="{f.source}"' for f in self.forbid)
 
     def choose(self, turn: Turn) -> Play | None:
         raise NotImplementedError
@@ -142,21 +168,46 @@ class _First(random.Random):
 _FIRST = _First(0)
 
 
-def _legal(turn: Turn, kind: str, tries: int = TRIES) -> Play | None:
-    """One legal move of this kind for the mover, drawn uniformly, with its outcomes."""
+def _legal(turn: Turn, kind: str, tries: int = TRIES, bot: Bot | None = None,
+           values: Mapping[str, Mapping[Any, float]] | None = None) -> Play | None:
+    """One legal move of this kind for the mover, drawn uniformly, with its outcomes (one the
+    bot's filters allow, when a bot is given); ``values``: weights of some parameters' values
+    (parameter -> value -> weight, 1 when not given): those are drawn by weight among the legal ones."""
     lab, state, actor, rng = turn.lab, turn.state, turn.actor, turn.rng
+    weighed = [p for p in lab.kinds[kind].mover if p.name in values] if values else []
     for _ in range(tries):
         args = lab.sample_args(state, actor, kind, rng)
+        for p in weighed:
+            options = lab.options(state, actor, p)
+            w = [float(values[p.name].get(v, 1.0)) for v in options]  # type: ignore[index]
+            if sum(w) > 0:
+                args[p.name] = options[bisect.bisect(list(itertools.accumulate(w)), rng.random() * sum(w),
+                                                     0, len(options) - 1)]
+        if bot is not None and not bot.allows(turn, kind, args):
+            continue
         play = _sampled(turn, kind, args)
-        if play is not None:
+        if play is not None and (bot is None or bot.allows(turn, kind, play.args)):
             return play
     choices = list(lab.mover_choices(state, actor, kind))
     rng.shuffle(choices)
+    if weighed:  # a weighted order (each choice first with chance proportional to its weight; 0: never)
+        w = [math.prod(float(values[p.name].get(c.get(p.name, p.default), 1.0)) for p in weighed)  # type: ignore[index]
+             for c in choices]
+        choices = _weighted_order([c for c, x in zip(choices, w) if x > 0], [x for x in w if x > 0], rng)
     for args in choices:
+        if bot is not None and not bot.allows(turn, kind, args):
+            continue
         play = lab.complete(state, actor, kind, args, turn.world, rng)
         if play is not None:
             return play
     return None
+
+
+def _weighted_order(items: list[Any], weights: Sequence[float], rng: random.Random) -> list[Any]:
+    """The items in a random order where each comes next with chance proportional to its weight
+    among those left (Efraimidis and Spirakis: key u ** (1 / w)); the weights are above 0."""
+    keys = [rng.random() ** (1.0 / w) for w in weights]
+    return [items[i] for i in sorted(range(len(items)), key=lambda i: -keys[i])]
 
 
 def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random) -> str:
@@ -168,32 +219,50 @@ def _weighted(items: Sequence[str], weights: Sequence[float], rng: random.Random
 
 @dataclass
 class RandomBot(Bot):
+    """Weights: the rule file's (``play: random:``, see :mod:`spec.playweights`), each replaced by
+    one given here: ``weights`` by kind, ``values`` by (kind, parameter) then value."""
+
     weights: Mapping[str, float] = field(default_factory=dict)
+    values: Mapping[tuple[str, str], Mapping[Any, float]] = field(default_factory=dict)
     name = "random"
-    _kept: dict[tuple[str, ...], list[float] | None] = field(default_factory=dict, init=False, repr=False,
-                                                             compare=False)
+    _kept: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _values_for(self, turn: Turn, kind: str) -> dict[str, dict[Any, float]]:
+        """Parameter -> value -> weight for this kind: the rule file's, then this bot's."""
+        key = ("values", id(turn.lab.rules), kind)
+        found = self._kept.get(key)
+        if found is None:
+            play = turn.lab.rules.play
+            found = {}
+            for (k, name), by in list(play.value_weights().items() if play is not None else []) + \
+                    list(self.values.items()):
+                if k == kind:
+                    found[name] = {**found.get(name, {}), **by}
+            self._kept[key] = found
+        return found
 
     def choose(self, turn: Turn) -> Play | None:
         kinds = list(turn.kinds)
+        defaults = turn.lab.rules.play.kind_weights() if turn.lab.rules.play is not None else {}
         while kinds:
-            w = self._weights_of(kinds)
+            w = self._weights_of(kinds, defaults)
             if w is None:
                 self._refuse(turn, kinds)
                 return None
             kind = kinds[0] if len(kinds) == 1 else _weighted(kinds, w, turn.rng)
-            play = _legal(turn, kind)
+            play = _legal(turn, kind, bot=self, values=self._values_for(turn, kind))
             if play is not None:
                 return play
             kinds.remove(kind)
         return None
 
-    def _weights_of(self, kinds: list[str]) -> list[float] | None:
-        """The weights of these kinds divided by the largest (their sum stays finite, the draw
-        the same), None when they are all 0; kept by the kinds."""
-        key = tuple(kinds)
+    def _weights_of(self, kinds: list[str], defaults: Mapping[str, float] = {}) -> list[float] | None:
+        """The weights of these kinds (this bot's, else the rule file's, else 1) divided by the
+        largest (their sum stays finite, the draw the same), None when they are all 0; kept by the kinds."""
+        key = (tuple(kinds), tuple(sorted(defaults.items())))
         found = self._kept.get(key, False)
         if found is False:
-            w = [float(self.weights.get(k, 1.0)) for k in kinds]
+            w = [float(self.weights.get(k, defaults.get(k, 1.0))) for k in kinds]
             top = max(w, default=0.0)
             found = self._kept[key] = [v / top for v in w] if top > 0 else None
         return found  # type: ignore[return-value]
@@ -209,8 +278,10 @@ class RandomBot(Bot):
                                f"({', '.join(kinds)}) all have weight 0")
 
     def spec(self) -> str:
-        return "random" + (":" + ";".join(f"{k}={v:g}" for k, v in sorted(self.weights.items()))  # as --bots reads it
-                           if self.weights else "")
+        parts = [f"{k}={v:g}" for k, v in sorted(self.weights.items())] + \
+            [f"{k}.{p}.{_text(v)}={w:g}" for (k, p), by in sorted(self.values.items()) for v, w in by.items()]
+        return "random" + (":" + ";".join(parts) if parts else "") + \
+            (self.filters_spec() if parts else self.filters_spec().replace(";", ":", 1))
 
 
 @dataclass
@@ -220,7 +291,7 @@ class InformedBot(Bot):
     needs_view = True
 
     def spec(self) -> str:
-        return f"informed:{self.temperature:g}"
+        return f"informed:{self.temperature:g}" + self.filters_spec()
 
     # -- claims ------------------------------------------------------------------
     def certain_claim(self, turn: Turn) -> Play | None:
@@ -235,6 +306,8 @@ class InformedBot(Bot):
             if not info.claims:
                 continue
             for args in self._claim_candidates(turn, kind, ruled_out):
+                if not self.allows(turn, kind, args):
+                    continue
                 play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
                 if play is None:
                     continue
@@ -254,6 +327,12 @@ class InformedBot(Bot):
         if turn.view is None or not turn.view.determined():
             return None
         return self.certain_claim(turn)
+
+    def _random(self, turn: Turn) -> Play | None:
+        """A random move with this bot's filters."""
+        bot = RandomBot()
+        bot.forbid = self.forbid
+        return bot.choose(turn)
 
     # -- values --------------------------------------------------------------------
     def choose(self, turn: Turn) -> Play | None:
@@ -312,6 +391,8 @@ class InformedBot(Bot):
             if not lab.kinds[kind].claims:
                 continue
             for args in lab.mover_choices(turn.state, turn.actor, kind, limit=256):
+                if not self.allows(turn, kind, args):
+                    continue
                 play = lab.complete(turn.state, turn.actor, kind, args, turn.world, turn.rng)
                 if play is None:
                     continue
@@ -322,7 +403,7 @@ class InformedBot(Bot):
                     n = view.with_fact(Fact(claim)).count()
                 if n > best_n:
                     best, best_n = play, n
-        return best if best is not None else RandomBot().choose(turn)
+        return best if best is not None else self._random(turn)
 
     def _candidates(self, turn: Turn, kind: str, limit: int = 0) -> list[Play]:
         lab, rng = turn.lab, turn.rng
@@ -338,8 +419,10 @@ class InformedBot(Bot):
             if key in seen:
                 continue
             seen.add(key)
+            if not self.allows(turn, kind, args):
+                continue
             play = _sampled(turn, kind, args)
-            if play is not None:
+            if play is not None and self.allows(turn, kind, play.args):
                 out.append(play)
         if len(out) < want:
             # few sampled choices were legal: go through every choice, in a random order
@@ -347,7 +430,7 @@ class InformedBot(Bot):
             rng.shuffle(choices)
             for args in choices[:want * ENUMERATED]:
                 key = repr(sorted(args.items()))
-                if key in seen:
+                if key in seen or not self.allows(turn, kind, args):
                     continue
                 seen.add(key)
                 play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
@@ -426,13 +509,14 @@ class GreedyBot(InformedBot):
     name = "greedy"
 
     def spec(self) -> str:
-        return "greedy" + (f":risk={self.risk:g}" if self.risk < 1 else "")
+        text = "greedy" + (f":risk={self.risk:g}" if self.risk < 1 else "") + self.filters_spec()
+        return text if ":" in text.split(";")[0] or ";" not in text else text.replace(";", ":", 1)
 
     def choose(self, turn: Turn) -> Play | None:
         from .advice import AdviceError, value_moves  # advice imports this module
 
         if turn.view is None or not turn.view.consistent():
-            return RandomBot().choose(turn)
+            return self._random(turn)
         if turn.view.determined():  # else a certain claim, if any, is among the advice's choices
             claim = self.certain_claim(turn)
             if claim is not None:
@@ -441,7 +525,11 @@ class GreedyBot(InformedBot):
             advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES)
         except AdviceError:
             return InformedBot.choose(self, turn)
+        turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
         moves = advice.moves
+        claims = [m for m in moves if m.right is not None]
+        best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
+        moves = [m for m in moves if self.allows(turn, m.kind, m.args)]
         claims = [m for m in moves if m.right is not None]
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
         if best_claim is not None and (best_claim.right or 0.0) >= min(self.risk, 1.0) - 1e-9:
@@ -462,10 +550,23 @@ class GreedyBot(InformedBot):
             return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
         return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
 
-    @staticmethod
-    def _made(turn: Turn, kind: str, args: Mapping[str, Any]) -> Play | None:
-        """The move with these choices, its outcomes filled in from the true deal."""
-        return _sampled(turn, kind, dict(args))
+    def _made(self, turn: Turn, kind: str, args: Mapping[str, Any]) -> Play | None:
+        """The move with these choices, its outcomes filled in from the true deal (None when
+        a filter of the bot forbids it as completed)."""
+        return self.permits(turn, _sampled(turn, kind, dict(args)))
+
+
+def refuse_filtered(bot: Bot, turn: Turn) -> None:
+    """Raise :class:`BotError` when the bot made no move although one is legal: its filters
+    forbid every move open to it (the bot, not the game, is stuck)."""
+    if not bot.forbid:
+        return
+    for kind in turn.kinds:
+        if _legal(turn, kind) is not None:
+            state = turn.state
+            raise BotError(f"bot {bot.spec()} at seat {turn.actor} can make no move after move {state.played} "
+                           f"(phase {state.phase}): its filters forbid every move open to it "
+                           f"({', '.join(turn.kinds)})")
 
 
 def _outcomes(turn: Turn, play: Play) -> list[Play]:
@@ -504,6 +605,11 @@ def _sample_solutions(view: Knowledge, n: int, rng: random.Random) -> list[froze
     return [rng.choice(few) for _ in range(n)]
 
 
+def _text(value: Any) -> str:
+    """A value as --bots writes it (a flag lower case)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _softmax(values: Sequence[float], temperature: float, rng: random.Random) -> int:
     if temperature <= 0:
         best = max(values)
@@ -514,27 +620,75 @@ def _softmax(values: Sequence[float], temperature: float, rng: random.Random) ->
     return rng.choices(range(len(values)), weights)[0]
 
 
-def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0) -> Bot:
-    name, _, rest = text.strip().partition(":")
-    name = name.strip().lower()
+def _split(text: str, sep: str) -> list[tuple[str, int]]:
+    """``text`` cut at ``sep`` outside quotes and brackets: each part with its offset.
+
+    >>> _split("a;forbid=\"x in ['a;b']\";c", ";")
+    [('a', 0), ('forbid="x in [\'a;b\']"', 2), ('c', 24)]
+    """
+    parts, start, quote, depth = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch == sep and depth == 0:
+            parts.append((text[start:i], start))
+            start = i + 1
+    parts.append((text[start:], start))
+    return parts
+
+
+def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0, rules: Any = None) -> Bot:
+    head, colon, rest = text.partition(":")
+    name = head.strip().lower()
+    base = column + len(head) + len(colon)
+    options, filters = [], []
+    for part, offset in _split(rest, ";"):
+        key, eq, value = part.partition("=")
+        if eq and key.strip() == "forbid":
+            at = base + offset + len(key) + 1
+            if rules is None:
+                raise BotSpecError("forbid= needs the rules to read its expression against", at)
+            try:
+                filters.append(parse_filter(value, rules, at))
+            except FilterError as exc:
+                raise BotSpecError(str(exc), exc.column, FILTER_CODE) from None
+        elif part.strip():
+            options.append(part)
+    bot = _bot_of(name, ";".join(options), kinds, column, rules)
+    bot.forbid = tuple(filters)
+    return bot
+
+
+def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int, rules: Any = None) -> Bot:
+    """A bot from its name and its options (``forbid=`` taken out)."""
     if name == "random":
         weights: dict[str, float] = {}
+        values: dict[tuple[str, str], dict[Any, float]] = {}
         for part in filter(None, (p.strip() for p in rest.split(";"))):
             kind, eq, num = part.partition("=")
             if not eq:
-                raise BotSpecError(f"a weight is KIND=NUMBER, not {part!r}", column)
+                raise BotSpecError(f"a weight is KIND=NUMBER or KIND.PARAMETER.VALUE=NUMBER, not {part!r}", column)
+            if "." in kind:
+                key, value = _value_key(kind.strip(), rules, column)
+                values.setdefault(key, {})[value] = _number(num, kind.strip(), column)
+                continue
             if kinds and kind.strip() not in kinds:
                 raise BotSpecError(f"no move {kind.strip()!r} in these rules (moves: {', '.join(kinds)})", column)
-            try:
-                value = float(num)
-            except ValueError:
-                raise BotSpecError(f"the weight of {kind.strip()} must be a number, not {num!r}", column) from None
-            if not math.isfinite(value) or value < 0:
-                raise BotSpecError(f"the weight of {kind.strip()} must be a number from 0 up", column)
-            weights[kind.strip()] = value
+            weights[kind.strip()] = _number(num, kind.strip(), column)
         if kinds and all(weights.get(k, 1.0) == 0 for k in kinds):
             raise BotSpecError("every move has weight 0: the bot could never move", column)
-        return RandomBot(weights)
+        for (kind, param), by in values.items():
+            known = _listed_values(rules, kind, param) or []
+            if known and all(by.get(v, 1.0) == 0 for v in known):
+                raise BotSpecError(f"every value of {kind}.{param} has weight 0: the bot could never make a {kind} move",
+                                   column)
+        return RandomBot(weights, values)
     if name == "informed":
         temperature = 0.25
         if rest.strip():
@@ -547,7 +701,51 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0) -> Bot:
         return InformedBot(temperature)
     if name == "greedy":
         return GreedyBot(risk=_greedy_risk(rest, column))
-    raise BotSpecError(f"unknown bot {name!r} (bots: random, informed, greedy)", column)
+    if name == "search":
+        from .search import parse_search  # it builds on this module's bots
+
+        return parse_search(rest, column)
+    raise BotSpecError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})", column)
+
+
+def _number(text: str, what: str, column: int) -> float:
+    """A weight: a finite number from 0 up."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BotSpecError(f"the weight of {what} must be a number, not {text!r}", column) from None
+    if not math.isfinite(value) or value < 0:
+        raise BotSpecError(f"the weight of {what} must be a number from 0 up", column)
+    return value
+
+
+def _listed_values(rules: Any, kind: str, param: str) -> list[Any] | None:
+    from ..spec.playweights import weighable_values
+
+    if rules is None or kind not in rules.moves:
+        return None
+    return weighable_values(rules.moves[kind], param, rules.components)
+
+
+def _value_key(text: str, rules: Any, column: int) -> tuple[tuple[str, str], Any]:
+    """``KIND.PARAMETER.VALUE`` checked against the rules: ((kind, parameter), value)."""
+    kind, _, tail = text.partition(".")
+    param, _, value = tail.partition(".")
+    if rules is None:
+        raise BotSpecError(f"a value's weight ({text}) needs the rules to read it against", column)
+    if kind not in rules.moves:
+        raise BotSpecError(f"no move {kind!r} in these rules (moves: {', '.join(rules.moves)})", column)
+    known = _listed_values(rules, kind, param)
+    if known is None:
+        names = [p.name for p in rules.moves[kind].params if _listed_values(rules, kind, p.name)]
+        raise BotSpecError(f"{kind} has no parameter {param!r} with values to weigh "
+                           f"(these have: {', '.join(names) or 'none'})", column)
+    by_text = {_text(v): v for v in known}
+    if value not in by_text:
+        close = difflib.get_close_matches(value, list(by_text), 1)
+        raise BotSpecError(f"{value!r} is no value of {kind}.{param}" +
+                           (f": did you mean {close[0]!r}?" if close else f" ({', '.join(by_text)})"), column)
+    return (kind, param), by_text[value]
 
 
 def _greedy_risk(rest: str, column: int) -> float:
@@ -566,19 +764,21 @@ def _greedy_risk(rest: str, column: int) -> float:
     return risk
 
 
-def parse_bots(text: str, seats: int, kinds: Sequence[str] = ()) -> list[Bot]:
+def parse_bots(text: str, seats: int, kinds: Sequence[str] = (), rules: Any = None) -> list[Bot]:
     """One bot per seat from ``random,informed:0.5,...`` (the last repeats).
 
-    Weights of a random bot are separated by ``;``: ``random:end=0.05;wait=2``.
+    Weights of a random bot are separated by ``;``: ``random:end=0.05;wait=2``; any bot takes
+    filters, ``forbid=EXPR`` (see :mod:`lab.filters`; ``rules``: the rule set they read).
     """
     if not isinstance(text, str) or not text.strip():
-        raise BotSpecError("no bot named (bots: random, informed, greedy)")
+        raise BotSpecError(f"no bot named (bots: {', '.join(BOTS)})")
     if len(text) > 1000:
         raise BotSpecError("a bot specification of more than 1000 characters")
-    parts, column, bots = text.split(","), 0, []
-    for part in parts:
-        bots.append(parse_bot(part, kinds, column))
-        column += len(part) + 1
+    if rules is not None and not kinds:
+        kinds = list(rules.moves)
+    bots = []
+    for part, column in _split(text, ","):
+        bots.append(parse_bot(part, kinds, column, rules))
     if len(bots) > seats:
         raise BotSpecError(f"{len(bots)} bots named for {seats} seats", 0)
     while len(bots) < seats:

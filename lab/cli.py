@@ -40,7 +40,9 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (per rule set)")
     p.add_argument("--bots", default="random", metavar="SPEC",
                    help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
-                        "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random)")
+                        "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random); any bot takes "
+                        "filters, e.g. \"greedy:forbid=move.via == 'final'\" (a move the expression is "
+                        "true of is never played)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="the seed: one seed gives the same results on any number of workers (default 0)")
     p.add_argument("--max-moves", type=int, default=500, metavar="M", help="a game longer than this is cut")
@@ -146,9 +148,9 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
             raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--scheduler", 1, 1))]) from None
     rules = load_usable(args.rules, variant=args.variant, house=list(house))
     try:
-        parse_bots(args.bots, int(rules.param("players")), list(rules.moves))
+        parse_bots(args.bots, int(rules.param("players")), rules=rules)
     except BotSpecError as exc:
-        raise _arg_error("--bots", str(exc), exc.column) from None
+        raise DiagnosticError([Diagnostic(exc.code, str(exc), Position("--bots", 1, exc.column + 1))]) from None
     config = Config(args.rules, args.variant, tuple(house), args.games, args.bots, args.seed, args.max_moves,
                     min(args.sample, args.games), not args.no_determination, log_dir=args.logs or None)
     return config, rules
@@ -273,6 +275,11 @@ def simulate_text(result: Any) -> str:
             lines.append(f"  seat {i + 1}  {_ci(d)}")
         lines.append(f"  winning score  {_ci(s['scores']['winning'])}")
         lines.append("  scores: " + ", ".join(f"{k}: {v}" for k, v in s["scores"]["histogram"].items()))
+    if s.get("kinds"):
+        lines += ["", "moves by kind (per game; share of all moves, of its kind's for a value):"]
+        for name, d in s["kinds"].items():
+            share = "-" if d["share"] is None else f"{100 * d['share']:5.1f} %"
+            lines.append(f"  {share}  {_ci(d['per_game'])}  {name}")
     det = s["determination"]
     if det:
         lines += ["", "when the solution became known (moves played), against the end of the game:"]

@@ -231,6 +231,11 @@ class Lab:
             info.zeros = {p.name: 0 for p in outcome if p.type == "count"}
             self.kinds[kind] = info
         self.end_labels = declared_ends(rules)
+        #: kind -> (parameter, its default) whose values the rules weigh (play: random: values:), counted per game
+        self.counted_values: dict[str, list[tuple[str, Any]]] = {}
+        for kind, name in (rules.play.values if rules.play is not None else {}):
+            default = next((p.default for p in rules.moves[kind].params if p.name == name), None)
+            self.counted_values.setdefault(kind, []).append((name, default))
         #: whether some kind is due when the rules say so (else :meth:`due` always answers nothing)
         self.has_due = any(info.due is not None for info in self.kinds.values())
         free_open = []

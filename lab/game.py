@@ -26,7 +26,7 @@ from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Ruleset
 from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
-from .bots import Bot, Turn
+from .bots import Bot, Turn, refuse_filtered
 from .engine import Lab, declared_ends, solution_of, start_facts
 
 __all__ = ["GameRecord", "play_game", "declared_ends", "seat_names", "CUT", "STUCK", "game_rng", "opening",
@@ -121,10 +121,12 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
     need_views = track or any(b.needs_view for b in bots)
     views: dict[str, Any] = {}
     determined: dict[str, int | None] = {}
+    history: list[Fact] = []  # every fact so far, with who saw it (a search bot determinises from its own)
     if need_views and deal.solution:
         try:
             base = initial(deal)
             facts = start_facts(deal, world)
+            history.extend(facts)
             views["spectator"] = base.with_facts(f for f in facts if f.viewers is None)
             for p in players:
                 views[p] = base.with_facts(f for f in facts if f.viewers is None or p in f.viewers)
@@ -151,7 +153,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 if play is not None:
                     break
         if play is None and lab.has_due:
-            play = _due(lab, state, by_player, world, rng, deal, views)
+            play = _due(lab, state, by_player, world, rng, deal, views, history)
             if play is False:
                 end = STUCK
                 break
@@ -169,8 +171,10 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 end = STUCK
                 break
             bot = by_player[actor]
-            play = bot.choose(Turn(lab, state, actor, open_[actor], world, rng, deal, views.get(actor)))
+            turn = Turn(lab, state, actor, open_[actor], world, rng, deal, views.get(actor), history=history)
+            play = bot.choose(turn)
             if play is None:
+                refuse_filtered(bot, turn)
                 end = STUCK
                 break
         facts = machine.observations(state, play, source=len(plays)) if views else []
@@ -179,11 +183,15 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
             raise AssertionError(f"the lab played an illegal move {play}: {out.violations}")
         plays.append(recorded)
         kinds[play.kind] = kinds.get(play.kind, 0) + 1
+        for key in lab.counted_values.get(play.kind, ()):  # how a move was made, where the rules weigh it
+            value = f"{play.kind}.{key[0]}={play.args.get(key[0], key[1])}"
+            kinds[value] = kinds.get(value, 0) + 1
         if out.state.turn != state.turn and out.state.turn == first:
             rounds += 1
         state = out.state
         ended_by = out.ended_by
         if views:
+            history.extend(facts)
             _learn(views, determined, facts, len(plays))
     if end is None:
         end = lab.end_labels.get(id(ended_by), "ended") if ended_by is not None else "ended"
@@ -206,7 +214,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
 
 
 def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[str, str], rng: random.Random,
-         deal: Any, views: Mapping[str, Any]) -> Play | None | bool:
+         deal: Any, views: Mapping[str, Any], history: Sequence[Fact] = ()) -> Play | None | bool:
     """A move the rules oblige someone to make now (the first player's), or None; False when it
     cannot be made.  A move whose parameters are all outcomes is completed by the lab itself
     (no one chooses anything: the same draws whoever sits there).  When several kinds are due
@@ -227,10 +235,11 @@ def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[st
     if plays and not chosen:
         return plays[0] if len(plays) == 1 else plays[rng.randrange(len(plays))]
     if chosen:
-        play = by_player[actor].choose(Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor),
-                                            due=True))
+        turn = Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor), due=True, history=history)
+        play = by_player[actor].choose(turn)
         if play is not None:
             return play
+        refuse_filtered(by_player[actor], turn)
     return plays[0] if plays else False
 
 

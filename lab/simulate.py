@@ -106,7 +106,7 @@ def lab_for(rules: str, variant: str | None, house: Sequence[str]) -> Lab:
 def _chunk_task(config: Config, indices: Sequence[int]) -> list[GameRecord]:
     lab = lab_for(config.rules, config.variant, config.house)
     seats = int(lab.rules.param("players"))
-    bots = parse_bots(config.bots, seats, list(lab.rules.moves))
+    bots = parse_bots(config.bots, seats, rules=lab.rules)
     refs = config.log_refs()
     out = []
     for i in indices:
@@ -134,7 +134,7 @@ def run(config: Config, workers: int = 1, executor: str = "local", scheduler: st
     """Play the games and summarise them; ``progress(k)`` is told of each k games done."""
     lab = lab_for(config.rules, config.variant, config.house) if rules is None else Lab(rules)
     seats = int(lab.rules.param("players"))
-    bots = parse_bots(config.bots, seats, list(lab.rules.moves))
+    bots = parse_bots(config.bots, seats, rules=lab.rules)
     chunks = _chunks(config.games)
     done: dict[int, list[GameRecord]] = {}
     if executor == "dask":

@@ -100,8 +100,23 @@ def summarise(records: Sequence[Mapping[str, Any]], seats: int, max_moves: int) 
         "ends": {label: rate_ci(k, n) for label, k in sorted(ends.items(), key=lambda kv: (-kv[1], kv[0]))},
         "win_rate": [{"seat": s + 1, **rate_ci(wins[s], len(decided))} for s in range(seats)],
         "scores": scores,
+        "kinds": _kinds(records),
         "determination": _determination(records, max_moves),
     }
+
+
+def _kinds(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Moves by kind (and ``kind.param=value``, how a move was made where the rules weigh it):
+    per game, with its interval, and the share of all moves (of all moves of its kind, for a value)."""
+    names = sorted({k for r in records for k in r.get("kinds", {})})
+    total = sum(r["moves"] for r in records)
+    out: dict[str, Any] = {}
+    for name in names:
+        k = sum(r.get("kinds", {}).get(name, 0) for r in records)
+        whole = total if "=" not in name else sum(r.get("kinds", {}).get(name.split(".")[0], 0) for r in records)
+        out[name] = {"per_game": mean_ci([r.get("kinds", {}).get(name, 0) for r in records], low=0),
+                     "moves": k, "share": k / whole if whole else None}
+    return out
 
 
 def _determination(records: Sequence[Mapping[str, Any]], max_moves: int) -> dict[str, Any] | None:

@@ -155,6 +155,13 @@ _CODES.append(CodeInfo(
     "that reaches its budget later stops and says how far it got, with exit status 4.",
     "depth: 1\nproperties:\n  - {id: p1, invariant: \"true\"}   # no scope: every choice of every move"))
 _CODES.append(CodeInfo(
+    "RL175", "lab", "A bot's move filter (forbid=EXPR in --bots) that cannot be used: an expression that does not "
+    "compile, reads a name the rules do not give or a move parameter no move has (move.X, with the closest "
+    "parameter as a hint), compares with a string that is no item id, choice, move, phase or seat of the rules "
+    "(the closest as a hint: ids are lower case), or that fails or gives no truth value on a "
+    "move.  A filter applies to the moves that have every parameter it reads.",
+    "ruleslawyer simulate RULES --games 10 --bots \"greedy:forbid=move.asked == 'nowhere'\""))
+_CODES.append(CodeInfo(
     "RL900", "internal", "A rule expression of the rule file failed while a log was replayed (a bug in the "
     "rule file or in ruleslawyer): the report stops there with exit status 3.", ""))
 

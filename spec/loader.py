@@ -33,6 +33,7 @@ from .expr import MAX_STEPS, LimitError
 from .model import Cite, Function, Move, Option, Require, Ruleset, Setting
 from .overlay import apply_change, changed_variants
 from .paths import PathPolicy, bare_name, bundled_dir, is_file
+from .playweights import build_play
 from .source import LMap, position_of, read_yaml
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
@@ -442,7 +443,7 @@ def _build(doc: LMap, path: Path, variant: str | None, overlays: list[tuple[Path
         house=tuple(house_names), files=(str(path), *(str(p) for p, _ in overlays)), sources=sources,
         components=components, items=items, params=params, options=options, state=state, flow=flow,
         moves=moves, functions=functions, scoring=scoring, deal=deal, tokens=tokens, records=records,
-        aliases=aliases, log_checks=log_checks)
+        aliases=aliases, log_checks=log_checks, play=build_play(b, moves, components, ctx))
     check_references(b, rules, ctx)
     _check_calls(b, functions, ctx)
     if not ctx.diagnostics:

@@ -37,6 +37,13 @@ def obj(props: dict, required: list[str] = (), **extra) -> dict:
 
 
 PARAM_VALUE = {"type": ["integer", "boolean", "array", "object"]}
+WEIGHT = {**obj({"weight": {"type": "number", "minimum": 0}, "cite": CITE,
+                 "choice": {"type": "string", "minLength": 3,
+                            "description": "Why this weight, where the rulebook says nothing of how often."}},
+                ["weight"]),
+          "anyOf": [{"required": ["cite"]}, {"required": ["choice"]}],
+          "description": "A weight of a random player's draw, with the rulebook sentence that says how often "
+                         "(cite) or the reason for the choice (choice)."}
 PARAMETER = obj({"value": PARAM_VALUE, "min": {"type": "integer"}, "max": {"type": "integer"},
                  "cite": CITE, "doc": {"type": "string"}}, ["value", "cite"])
 REQUIRE = obj({"id": ID, "when": EXPR, "expr": EXPR, "code": CODE, "message": {"type": "string"},
@@ -180,6 +187,15 @@ RULES = {
                     "private": {"type": "object", "additionalProperties": RECORD},
                     "end": {"type": "object", "additionalProperties": RECORD}},
                    description="What a game log may record beyond its moves (its setup:, private: and end: keys)."),
+        "play": obj({"random": obj({
+            "kinds": {"type": "object", "description": "A weight per move kind (default 1).",
+                      "additionalProperties": WEIGHT},
+            "values": {"type": "object", "description": "Per move kind, per mover's parameter (a choice, a flag, "
+                       "an item), a weight per value (default 1).",
+                       "additionalProperties": {"type": "object", "additionalProperties": {
+                           "type": "object", "additionalProperties": WEIGHT}}}})},
+            description="How a random player plays (spec/playweights.py): weights of move kinds and of "
+                        "parameter values, each cited or said to be a choice; --bots random:... overrides them."),
         "log_checks": {"type": "array", "description": "Checks of a whole game log beyond one move's requirements "
                        "(consistency, scoring): each names a generic check of the log checker and gives it "
                        "the game's code, rule and citation.",

@@ -436,6 +436,7 @@ class Ruleset:
     records: tuple[RecordSpec, ...] = ()
     aliases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # component -> folded name -> id
     log_checks: tuple[LogCheck, ...] = ()
+    play: Any = None  # how a random player plays (spec.playweights.PlayWeights), when declared
 
     @property
     def canonical_name(self) -> str:

@@ -148,7 +148,16 @@ GAMES = ["lady-alice", "perfect-alibi"]
 BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;accuse=0.02", "informed",
         "informed:0", "informed:1000", "random:accuse=1e308;suspect=1e308;place=1e308;pass=1e308",
         "random:pass=0;suspect=0;place=0;accuse=0", "random:accuse=-1", "random:nope=1", "", "random,informed",
-        "random:accuse=nan", "random:accuse=inf", "x" * 200]
+        "random:accuse=nan", "random:accuse=inf", "x" * 200,
+        # move filters (issue 23): good, unknown parameter, wrong case, bad syntax, all forbidden, not a truth
+        "greedy:forbid=\"move.assistant == 'cook'\"", "random:forbid=move.asistant == 'cook'",
+        "informed:0;forbid=move.assistant == 'Cook'", "random:forbid=move.via ==", "random:forbid=true",
+        "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]",
+        # value weights and the search bot (issue 23)
+        "random:ask.via.final=0", "random:ask.via.fnal=1", "random:suggest.x.y=1", "random:ask.via.final=-2",
+        # (a search bot that weighs nothing but certain claims: every run stays within its CPU limit)
+        "search:iterations=1;floor=1", "search:iterations=0", "search:floor=1;iterations=2", "search:width=9",
+        "search:iterations=1e9", "search:floor=1,random"]
 
 
 @dataclass

@@ -78,10 +78,12 @@ def _kinds(bots: str, games: int = 6) -> list[dict[str, int]]:
 
 def test_huge_equal_weights_draw_as_equal_weights_do():
     """'random:suspect=1e308;...' summed to infinity: every draw was the last kind (accuse).  Equal
-    weights, however large, are the uniform draw of the plain random bot: the same games."""
+    weights, however large, are the uniform draw (weight 1 each, in place of the rule file's own
+    weights, issue 23): the same games."""
     huge = "random:" + ";".join(f"{k}=1e308" for k in KINDS)
-    assert _kinds(huge) == _kinds("random")
-    assert _kinds("random:" + ";".join(f"{k}=3" for k in KINDS)) == _kinds("random")
+    uniform = "random:" + ";".join(f"{k}=1" for k in KINDS)
+    assert _kinds(huge) == _kinds(uniform)
+    assert _kinds("random:" + ";".join(f"{k}=3" for k in KINDS)) == _kinds(uniform)
 
 
 @pytest.mark.parametrize("spec", ["random:" + ";".join(f"{k}=0" for k in KINDS), "random:pass=inf",

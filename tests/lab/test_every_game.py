@@ -45,3 +45,21 @@ def test_informed_bots_play_every_bundled_game(game):
     if rec.winners and rec.end.split(":")[0] in [k for k, i in lab.kinds.items() if i.claims]:
         # a game ended by a claim: made by a bot that knew
         assert rec.determined.get("winner") is not None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_greedy_and_search_bots_play_every_bundled_game(game):
+    """Issue 23: greedy and a small search budget (iterations=2, a claim with a chance from 0.5
+    weighed) at one table; the filtered greedy bot too.  Every log checks clean; the search bot's
+    work is counted in playouts, two per decision it weighed (one deal, two candidates)."""
+    from ruleslawyer.lab.search import SearchBot
+
+    rules = load_rules(game, variant="3p")
+    lab = Lab(rules)
+    bots = parse_bots("search:iterations=2;floor=0.5,greedy,greedy:risk=0.5", 3, rules=rules)
+    for index in range(2):
+        rec = play_game(lab, bots, 7, index, 200, keep_log=True, track=True)
+        report = check_text(rec.log, f"<{game} {index}>")
+        assert report.status == 0, rec.log + report.format_text()
+    search = bots[0]
+    assert isinstance(search, SearchBot) and search.playouts == 2 * search.searched
