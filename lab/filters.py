@@ -9,7 +9,7 @@ from ``move`` (a filter reading ``move.via`` says nothing of a move without
 ``via``), and to no other; two filters (``forbid=A;forbid=B``) forbid what
 either forbids.
 
-Checked when read (a positioned diagnostic, code RL175, never a traceback):
+Checked when read (a positioned diagnostic, code RL176, never a traceback):
 it compiles; each name it reads is one a rule expression may read; each
 ``move.X`` is a parameter of some move of the rules; each quoted string is a
 value the rules know (an item's id, a choice's value, a move's kind, a phase,
@@ -32,7 +32,7 @@ from ..spec.names import TOKEN_NAMES, state_names
 __all__ = ["MoveFilter", "FilterError", "parse_filter", "FILTER_CODE"]
 
 #: The code of a filter that cannot be used.
-FILTER_CODE = "RL175"
+FILTER_CODE = "RL176"
 
 
 class FilterError(ValueError):

@@ -155,7 +155,7 @@ _CODES.append(CodeInfo(
     "that reaches its budget later stops and says how far it got, with exit status 4.",
     "depth: 1\nproperties:\n  - {id: p1, invariant: \"true\"}   # no scope: every choice of every move"))
 _CODES.append(CodeInfo(
-    "RL175", "lab", "A bot's move filter (forbid=EXPR in --bots) that cannot be used: an expression that does not "
+    "RL176", "lab", "A bot's move filter (forbid=EXPR in --bots) that cannot be used: an expression that does not "
     "compile, reads a name the rules do not give or a move parameter no move has (move.X, with the closest "
     "parameter as a hint), compares with a string that is no item id, choice, move, phase or seat of the rules "
     "(the closest as a hint: ids are lower case), or that fails or gives no truth value on a "

@@ -83,8 +83,8 @@ def test_no_final_question_is_asked_when_it_is_forbidden():
 def test_a_bad_filter_is_a_positioned_rl175(spec, column, words, capsys):
     status, text = _run(["simulate", "perfect-alibi", "--games", "1", "--bots", spec], capsys)
     assert status == 2
-    assert f"--bots:1:{column}: error[RL175]" in text and words in text, text
-    status, text = _run(["explain", "RL175"], capsys)
+    assert f"--bots:1:{column}: error[RL176]" in text and words in text, text
+    status, text = _run(["explain", "RL176"], capsys)
     assert status == 0 and "forbid=" in text
 
 
