@@ -163,7 +163,7 @@ WRONG_OUTCOMES = [
 ]
 
 
-@pytest.mark.parametrize("path, base, index, old, new, winners", WRONG_OUTCOMES, ids=lambda v: str(v))
+@pytest.mark.parametrize("path, base, index, old, new, winners", WRONG_OUTCOMES, ids=lambda v: getattr(v, "__name__", str(v)))
 def test_a_wrong_outcome_does_not_end_the_game_the_log_goes_on_with(path, base, index, old, new, winners,
                                                                        monkeypatch):
     monkeypatch.chdir(ROOT)
