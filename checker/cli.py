@@ -8,6 +8,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 import json
 import sys
@@ -15,15 +16,18 @@ import textwrap
 import traceback
 from typing import Any, Callable, Sequence
 
-from .. import __version__
-from ..spec.codes import explain_generic
-from ..spec.diagnostics import Diagnostic, DiagnosticError
+from typing import TYPE_CHECKING
+
+from ..spec.diagnostics import Diagnostic, DiagnosticError, RuleError
 from ..solver.errors import SolverError
-from ..spec.loader import load_rules, rules_dir, validate_file
-from .capacity import load_usable
-from ..spec.machine import RuleError
-from ..spec.model import Ruleset
 from .textout import fit, json_text, terminal_width
+
+if TYPE_CHECKING:
+    from ..spec.model import Ruleset
+
+# What a command needs is imported when it runs (the rule loader, the solver, Z3,
+# numpy): ``ruleslawyer --version`` and ``--help`` load none of it
+# (benchmarks/startup_bench.py measures it).
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: Ctrl-C: the shell's status for a command ended by SIGINT (128 + 2).
@@ -50,10 +54,13 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+@functools.lru_cache(maxsize=1)
 def _example_game() -> str:
     """A bundled rule set to name in the examples of ``--help`` (the engine names no game)."""
+    from ..spec.paths import bundled_dir
+
     try:
-        return sorted(p.stem for p in rules_dir().glob("*.yaml"))[0]
+        return sorted(p.stem for p in bundled_dir().glob("*.yaml"))[0]
     except (IndexError, OSError, RuntimeError):  # pragma: no cover - no bundled rules
         return "GAME"
 
@@ -107,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                   description="Rules-as-data verifier for hidden-information deduction games.",
                   epilog="examples:\n  ruleslawyer check game.yaml\n  ruleslawyer solve game.yaml --as Gordon\n"
                          "  ruleslawyer COMMAND --help    (every command's options, with examples)")
+    from .. import __version__
+
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                      help="the version of ruleslawyer, then exit")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
@@ -439,6 +448,8 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "validate":
         status, all_diags = EXIT_CLEAN, []
         for path in args.files:
+            from ..spec.loader import validate_file
+
             diags = validate_file(path)
             all_diags.extend(diags)
             if diags:
@@ -447,6 +458,8 @@ def _rules(args: argparse.Namespace) -> int:
                 print(f"{path}: ok")
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
+    from .capacity import load_usable
+
     rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
@@ -578,6 +591,9 @@ def _format_logs(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from ..spec.codes import explain_generic
+    from ..spec.loader import load_rules
+
     text = explain_generic(args.code)
     if text is None:
         try:
@@ -616,6 +632,7 @@ def _allowed(run: Callable[[argparse.Namespace], int], args: argparse.Namespace)
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from ..spec.loader import load_rules
     from ..spec.logschema import rules_log_schema
 
     rules = load_rules(args.rules, variant=args.variant, house=args.house)

@@ -17,7 +17,9 @@ from typing import Any, Callable, Sequence
 from ..checker.cli import add_house_option
 from ..checker.textout import json_text
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
-from .bots import BotSpecError, parse_bots
+
+# Each command imports what it runs (the bots, the state machine, numpy) when it runs:
+# building the parser, as every command and ``ruleslawyer --version`` do, loads none of it.
 
 __all__ = ["add_commands", "HANDLERS"]
 
@@ -144,6 +146,8 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
         except ExecutorError as exc:
             raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--scheduler", 1, 1))]) from None
     rules = load_usable(args.rules, variant=args.variant, house=list(house))
+    from .bots import BotSpecError, parse_bots
+
     try:
         parse_bots(args.bots, int(rules.param("players")), list(rules.moves))
     except BotSpecError as exc:
