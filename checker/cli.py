@@ -276,15 +276,17 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
-def _plugins() -> list[Any]:
+@functools.lru_cache(maxsize=1)
+def _plugins() -> tuple[Any, ...]:
     """Command sets installed beside the checker (entry points ``ruleslawyer.commands``):
-    each module has ``add_commands(subparsers)`` and ``HANDLERS`` (command -> handler)."""
+    each module has ``add_commands(subparsers)`` and ``HANDLERS`` (command -> handler).
+    Looked up once per process (the installed packages' metadata is read to find them)."""
     from importlib.metadata import entry_points
 
     found = []
     for ep in sorted(entry_points(group="ruleslawyer.commands"), key=lambda e: e.name):
         found.append(ep.load())
-    return found
+    return tuple(found)
 
 
 def _allow_path(parser: argparse.ArgumentParser) -> None:
@@ -392,8 +394,15 @@ def interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+@functools.lru_cache(maxsize=1)
+def _parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once per process (a program running many commands in
+    one process, as the tests do, parses each with it; parsing leaves it as it was)."""
+    return build_parser()
+
+
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
