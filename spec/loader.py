@@ -35,7 +35,8 @@ from .overlay import apply_change, changed_variants
 from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .source import Limits, LMap, parse_text, position_of, read_source
 
-__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
+__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors",
+           "read_rule_yaml"]
 
 MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
 
@@ -178,7 +179,7 @@ _PARSED: "OrderedDict[tuple[Any, ...], Any]" = OrderedDict()
 _MAX_PARSED = 16
 
 
-def _read_rule_yaml(path: Path) -> Any:
+def read_rule_yaml(path: Path) -> Any:
     """``read_yaml(path, declared="ruleslawyer")``, the file's checks and reading every time,
     its parsing once per content (:data:`_PARSED`)."""
     limits = Limits.from_env()
@@ -196,7 +197,7 @@ def _read_rule_yaml(path: Path) -> Any:
 
 def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
     try:
-        doc = _read_rule_yaml(path)
+        doc = read_rule_yaml(path)
     except DiagnosticError as exc:
         ctx.diagnostics.extend(exc.diagnostics)
         return None
@@ -244,7 +245,7 @@ def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = (),
 
 def _is_overlay(path: Path) -> bool:
     try:
-        doc = _read_rule_yaml(path)
+        doc = read_rule_yaml(path)
     except DiagnosticError:
         return False
     return isinstance(doc, dict) and "extends" in doc
@@ -694,7 +695,7 @@ def validate_file(path: str, also: Callable[[Ruleset], list[Diagnostic]] | None 
         return list(exc.diagnostics)
     sets = [first]
     out: list[Diagnostic] = []
-    doc = _read_rule_yaml(find_rule_file(path))  # type: ignore[arg-type]
+    doc = read_rule_yaml(find_rule_file(path))  # type: ignore[arg-type]
     # A rule file: every variant; an overlay: the variants its change: adds or edits.
     variants = list(doc["variants"]["list"]) if not first.house else \
         [v for v in changed_variants(doc) if v != first.variant]
