@@ -8,6 +8,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 import json
 import sys
@@ -15,16 +16,19 @@ import textwrap
 import traceback
 from typing import Any, Callable, Sequence
 
-from .. import __version__
-from ..spec.codes import explain_generic
-from ..spec.diagnostics import Diagnostic, DiagnosticError
+from typing import TYPE_CHECKING
+
+from ..spec.diagnostics import Diagnostic, DiagnosticError, RuleError
 from ..spec.facts import FactError
 from ..solver.errors import SolverError
-from ..spec.loader import load_rules, rules_dir, validate_file
-from .capacity import load_usable
-from ..spec.machine import RuleError
-from ..spec.model import Ruleset
 from .textout import fit, json_text, terminal_width
+
+if TYPE_CHECKING:
+    from ..spec.model import Ruleset
+
+# What a command needs is imported when it runs (the rule loader, the solver, Z3,
+# numpy): ``ruleslawyer --version`` and ``--help`` load none of it
+# (benchmarks/startup_bench.py measures it).
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: Ctrl-C: the shell's status for a command ended by SIGINT (128 + 2).
@@ -51,10 +55,13 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+@functools.lru_cache(maxsize=1)
 def _example_game() -> str:
     """A bundled rule set to name in the examples of ``--help`` (the engine names no game)."""
+    from ..spec.paths import bundled_dir
+
     try:
-        return sorted(p.stem for p in rules_dir().glob("*.yaml"))[0]
+        return sorted(p.stem for p in bundled_dir().glob("*.yaml"))[0]
     except (IndexError, OSError, RuntimeError):  # pragma: no cover - no bundled rules
         return "GAME"
 
@@ -108,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
                   description="Rules-as-data verifier for hidden-information deduction games.",
                   epilog="examples:\n  ruleslawyer check game.yaml\n  ruleslawyer solve game.yaml --as Gordon\n"
                          "  ruleslawyer COMMAND --help    (every command's options, with examples)")
+    from .. import __version__
+
     top.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                      help="the version of ruleslawyer, then exit")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
@@ -304,15 +313,17 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
-def _plugins() -> list[Any]:
+@functools.lru_cache(maxsize=1)
+def _plugins() -> tuple[Any, ...]:
     """Command sets installed beside the checker (entry points ``ruleslawyer.commands``):
-    each module has ``add_commands(subparsers)`` and ``HANDLERS`` (command -> handler)."""
+    each module has ``add_commands(subparsers)`` and ``HANDLERS`` (command -> handler).
+    Looked up once per process (the installed packages' metadata is read to find them)."""
     from importlib.metadata import entry_points
 
     found = []
     for ep in sorted(entry_points(group="ruleslawyer.commands"), key=lambda e: e.name):
         found.append(ep.load())
-    return found
+    return tuple(found)
 
 
 def _allow_path(parser: argparse.ArgumentParser) -> None:
@@ -420,8 +431,15 @@ def interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+@functools.lru_cache(maxsize=1)
+def _parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once per process (a program running many commands in
+    one process, as the tests do, parses each with it; parsing leaves it as it was)."""
+    return build_parser()
+
+
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -482,6 +500,8 @@ def _rules(args: argparse.Namespace) -> int:
             return [d for check in checks for d in check(rules)]
 
         for path in args.files:
+            from ..spec.loader import validate_file
+
             diags = validate_file(path, further if checks else None)
             all_diags.extend(diags)
             if any(d.severity == "error" for d in diags):
@@ -490,6 +510,8 @@ def _rules(args: argparse.Namespace) -> int:
                 print(f"{path}: ok" + (f" ({len(diags)} warning(s))" if diags else ""))
         _print_diagnostics(all_diags, args.format) if all_diags or args.format == "json" else None
         return status
+    from .capacity import load_usable
+
     rules = load_usable(args.rules, variant=args.variant, house=args.house)
     if args.rules_command == "show":
         if args.format == "json":
@@ -626,6 +648,9 @@ def _format_logs(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from ..spec.codes import explain_generic
+    from ..spec.loader import load_rules
+
     text = explain_generic(args.code)
     if text is None:
         try:
@@ -664,6 +689,7 @@ def _allowed(run: Callable[[argparse.Namespace], int], args: argparse.Namespace)
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from ..spec.loader import load_rules
     from ..spec.logschema import rules_log_schema
 
     rules = load_rules(args.rules, variant=args.variant, house=args.house)

@@ -28,9 +28,8 @@ from pathlib import Path
 
 from ..spec import bundled
 from ..spec.diagnostics import DiagnosticError
-from ..spec.loader import load_rules, rules_dir
+from ..spec.loader import find_rule_file, load_rules, read_rule_yaml, rules_dir
 from ..spec.model import Cite, Ruleset
-from ..spec.source import read_yaml
 
 __all__ = ["LogCode", "LOG_CODES", "explain", "game_codes", "example_path"]
 
@@ -92,9 +91,10 @@ def _example(code: str, game: str | None = None) -> list[str]:
 
 def _rule_sets() -> list[Ruleset]:
     out = []
-    for path in sorted(rules_dir().glob("*.yaml")):
+    for found in sorted(rules_dir().glob("*.yaml")):
+        path = find_rule_file(str(found)) or found  # named as load_rules names it: one parse serves both
         try:
-            doc = read_yaml(path)
+            doc = read_rule_yaml(path)
             if "extends" in doc:
                 continue
             out.append(load_rules(str(path)))

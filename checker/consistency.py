@@ -38,13 +38,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Mapping
 
-import z3
-
 from ..solver import queries
 from ..solver.engine import Knowledge, Worlds
 from ..solver.engines import initial
 from ..solver.errors import Inconsistent, NotForced, SolverError
-from ..solver.z3engine import Z3Knowledge
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact
 
@@ -71,13 +68,15 @@ class StatusKnowledge:
     :class:`CountingUnavailable` with :attr:`why`; ``zone_probabilities`` is None.
     """
 
-    z3k: Z3Knowledge
+    z3k: "Z3Knowledge"
     why: str
 
     counted = False
 
     @classmethod
     def initial(cls, deal: Deal, why: str) -> "StatusKnowledge":
+        from ..solver.z3engine import Z3Knowledge  # Z3 is loaded when a command needs it
+
         return cls(Z3Knowledge.initial(deal), why)
 
     @property
@@ -140,6 +139,8 @@ class StatusKnowledge:
 
     def zone_status(self) -> dict[str, dict[str, str]]:
         """Card -> zone -> "in" | "out" | "open", for every card of every deck (one ``consequences`` call)."""
+        from ..solver.z3engine import Z3Knowledge
+
         full = Z3Knowledge.initial(self.deal, projected=False).with_facts(self.facts)
         engine = full.engine
         names = {str(v): key for key, v in engine.vars.items()}
@@ -234,6 +235,8 @@ class Observations:
             self.facts.append(fact)
             return None
         # The accepted facts fit, this one does not: a minimal core from Z3 names the clash.
+        from ..solver.z3engine import Z3Knowledge
+
         core = Z3Knowledge.initial(self.deal).with_facts([*self.facts, fact]).inconsistency_core() or []
         return Clash(fact, tuple(self.facts[i].source for i in core if i < len(self.facts)))
 
@@ -338,6 +341,8 @@ def first_inconsistent(deal: Deal, facts: list[Fact],
         if not _beyond(exc):
             raise
     seen = [i for i, f in enumerate(facts) if viewpoint.sees(f)]
+    from ..solver.z3engine import Z3Knowledge
+
     k = Z3Knowledge.initial(deal)
     for n, i in enumerate(seen):
         k = k.with_fact(facts[i])

@@ -107,8 +107,22 @@ class Replay:
 
 def replay(log: GameLog, rules: Ruleset, reporter: Reporter | None = None) -> Replay:
     """Replay every move; report problems to ``reporter`` (a strict one may raise StopReplay)."""
+    reporter = reporter or Reporter()
     with evaluations():  # many outermost evaluations in a row, each with a budget of its own
-        return _Replay(Context(log, rules, reporter or Reporter())).run()
+        try:
+            return _Replay(Context(log, rules, reporter)).run()
+        except _Reseat as found:  # a seating that fits better: the replay starts again under it
+            del reporter.diagnostics[found.kept:]
+            return _Replay(Context(log, rules, reporter)).run(found.seating)
+
+
+class _Reseat(Exception):
+    """A seating found that fits the moves better than the log's, after some of the replay:
+    what it reported from ``kept`` on is taken back, and the replay starts again."""
+
+    def __init__(self, seating: Seating, kept: int):
+        super().__init__(seating.hint)
+        self.seating, self.kept = seating, kept
 
 
 class _Replay:
@@ -120,7 +134,8 @@ class _Replay:
         self.after_end_reported = False
         self.steps: list[Step] = []
 
-    def run(self) -> Replay:
+    def run(self, seating: Seating | None = None) -> Replay:
+        """The replay; under ``seating`` when one was found already (it is reported first)."""
         ctx = self.ctx
         end = ctx.log.end
         shown = {(space, owner): len(rec.value) for space, owners in (end.tokens if end else {}).items()
@@ -129,7 +144,14 @@ class _Replay:
         recovery = Recovery(ctx.machine, ctx.log.moves, ctx.start, ends=end is not None and bool(end.scores or end.winners),
                             shown=shown, winners=winners, unread=ctx.log.unread)
         header = ctx.log.header
-        seating = recovery.seating(header.players, header.first, "first" in header.positions)
+        # Another seating is looked for when a move breaks a rule as played (it replays every
+        # move): a clean log is replayed once.  Until then this replay is the one the log's
+        # seating gives; a seating found later starts it again (:class:`_Reseat`).  A strict
+        # replay, or one of moves with unknown names, looks first, as it reports as it goes.
+        searched = seating is not None or ctx.reporter.strict or bool(ctx.log.unread)
+        kept = len(ctx.reporter.diagnostics)
+        if seating is None and searched:
+            seating = recovery.seating(header.players, header.first, "first" in header.positions)
         if seating is not None:
             self.reseat(seating)
         if self.observed is not None:
@@ -141,15 +163,23 @@ class _Replay:
                 state = self.unread(index, state, recovery)
                 index += 1
                 continue
-            repair = recovery.repair(index, state, ctx.machine.check(state, moves[index].play)) \
-                if not ctx.reporter.strict else None
+            violations = ctx.machine.check(state, moves[index].play) if not ctx.reporter.strict else None
+            if not searched and (violations or state.ended or len(ctx.reporter.diagnostics) > kept
+                                 or self.misrevealed(recovery)):
+                searched = True
+                self.search(recovery, kept)
+            repair = recovery.repair(index, state, violations) if violations is not None else None
             if repair is None or repair.kind == "as-played":
                 hint = describe(ctx.rules, repair, moves, index)[0] if repair is not None else None
-                state = self.step(index, moves[index], state, hint=hint, fix=fix_of(ctx.rules, repair, moves, index))
+                state = self.step(index, moves[index], state, hint=hint, fix=fix_of(ctx.rules, repair, moves, index),
+                                  legal=violations == [])
                 index += 1
             else:
                 state = self.recover(index, repair, state, recovery)
                 index = repair.next_index
+        if not searched and (len(ctx.reporter.diagnostics) > kept or self.misrevealed(recovery)
+                             or recovery.errors(state, [])):
+            self.search(recovery, kept)
         self.steps.sort(key=lambda s: s.index)
         if self.tokens is not None:
             self.tokens.end(state)
@@ -163,6 +193,18 @@ class _Replay:
         withdrawn = frozenset(self.observed.withdrawn) if self.observed is not None else frozenset()
         return Replay(ctx.log, ctx.rules, ctx.machine, ctx.deal, self.steps, records, state, table, solution,
                       ctx.reporter, withdrawn)
+
+    def search(self, recovery: Recovery, kept: int) -> None:
+        """Look for a seating that fits the moves better than the log's (the replay so far
+        is the log's seating's): raise :class:`_Reseat` when there is one."""
+        header = self.ctx.log.header
+        seating = recovery.seating(header.players, header.first, "first" in header.positions)
+        if seating is not None:
+            raise _Reseat(seating, kept)
+
+    def misrevealed(self, recovery: Recovery) -> bool:
+        """Whether the last move replayed recorded other token values than it turned up."""
+        return bool(self.steps) and recovery.misrevealed(self.steps[-1].logged.play, self.steps[-1].outcome)
 
     def reseat(self, seating: Seating) -> None:
         """Report the seating once, at the first move it breaks, and replay with the one that fits."""
@@ -267,16 +309,17 @@ class _Replay:
         return readings[0]
 
     def step(self, index: int, logged: LoggedMove, before: State, quiet: bool = False,
-             hint: str | None = None, fix: Fix | None = None) -> State:
+             hint: str | None = None, fix: Fix | None = None, legal: bool = False) -> State:
         """Check one move, apply it as played, record what it shows (``quiet``: its
-        violations were reported already)."""
+        violations were reported already; ``legal``: the move was just checked, and breaks
+        no rule)."""
         ctx, play = self.ctx, logged.play
         first_after_end = (before.ended and not self.after_end_reported and ctx.blame.ended is not None)
         if first_after_end:
             self.after_end_reported = True
             ctx.emit("game-ends", "", ctx.log.moves[ctx.blame.ended].position,  # type: ignore[index]
                      (Related("the log goes on here", logged.position),))
-        outcome = ctx.machine.play(before, play)
+        outcome = ctx.machine.play(before, play, legal=legal)
         if before.ended:  # nothing a move does after the end of the game counts
             outcome = Outcome(before.copy(), outcome.violations)
         violations = outcome.violations

@@ -17,8 +17,9 @@ from typing import Any, Callable, Sequence
 from ..checker.cli import add_house_option
 from ..checker.textout import json_text
 from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
-from .bots import BotSpecError, parse_bots
-from .hint import PLAY_COMMANDS
+
+# Each command imports what it runs (the bots, the state machine, numpy) when it runs:
+# building the parser, as every command and ``ruleslawyer --version`` do, loads none of it.
 
 __all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS", "VALIDATORS"]
 
@@ -147,6 +148,8 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
         except ExecutorError as exc:
             raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--scheduler", 1, 1))]) from None
     rules = load_usable(args.rules, variant=args.variant, house=list(house))
+    from .bots import BotSpecError, parse_bots
+
     try:
         parse_bots(args.bots, int(rules.param("players")), rules=rules)
     except BotSpecError as exc:
@@ -398,6 +401,18 @@ def _endings(rules: Any) -> list[Diagnostic]:
 
     return ending_warnings(rules)
 
+
+def _hint(recorder: Any, rest: str) -> None:
+    from .hint import hint
+
+    hint(recorder, rest)
+
+
+#: Commands the variant lab adds at ``play``'s prompt (:mod:`lab.hint`, imported when used).
+PLAY_COMMANDS = {
+    "hint": ("hint [NAME]      the best moves for the player to move, seen by NAME (default: --as, "
+             "else a spectator)", _hint),
+}
 
 #: Further checks of each rule set ``rules validate`` loads (the checker finds them through the
 #: ``ruleslawyer.commands`` entry point): an ending no short search reaches is a warning.

@@ -2,8 +2,8 @@
 
 The recorder lives in the checker and names nothing of the lab; the lab adds
 this command through the same entry point that adds its command-line
-commands (``ruleslawyer.commands``: this module's :data:`PLAY_COMMANDS`,
-re-exported by :mod:`lab.cli`), so the dependency stays checker -> lab only
+commands (``ruleslawyer.commands``: :data:`lab.cli.PLAY_COMMANDS`, which
+imports this module when the command is used), so the dependency stays checker -> lab only
 in the direction the packages allow.  Valuing moves needs the lab's move
 paths (the state machine's completions), so it is not moved into the solver.
 
@@ -20,7 +20,7 @@ from typing import Any
 from ..spec.diagnostics import DiagnosticError, printable
 from .suggest import advise, suggest_text
 
-__all__ = ["PLAY_COMMANDS", "hint", "TOP"]
+__all__ = ["hint", "TOP"]
 
 #: Choices a hint lists.
 TOP = 5
@@ -46,7 +46,3 @@ def hint(recorder: Any, rest: str) -> None:
     recorder.say(suggest_text(lab, advice, after, TOP, terminal_width(), more="ruleslawyer suggest"))
 
 
-PLAY_COMMANDS = {
-    "hint": ("hint [NAME]      the best moves for the player to move, seen by NAME (default: --as, "
-             "else a spectator)", hint),
-}

@@ -15,7 +15,9 @@ def __getattr__(name: str) -> str:
         from importlib import metadata
 
         try:
-            return metadata.version("ruleslawyer")  # one source of truth: pyproject.toml
+            found = metadata.version("ruleslawyer")  # one source of truth: pyproject.toml
         except metadata.PackageNotFoundError:  # a checkout that was never installed
-            return "0+unknown"
+            found = "0+unknown"
+        globals()["__version__"] = found  # looked up once
+        return found
     raise AttributeError(name)

@@ -39,7 +39,6 @@ from .engine import Knowledge
 from .enumerate import MAX_WORLDS, ProjectedKnowledge, full_knowledge, full_size
 from .errors import SolverError, TooBig
 from .frame import frame_of
-from .sampled import SampledKnowledge
 
 __all__ = ["initial", "rebuild", "exact_engine"]
 
@@ -100,6 +99,8 @@ def _rebuild(deal: Deal, facts: tuple[Fact, ...], count: bool) -> Knowledge:
         return _dp.DPKnowledge.initial(deal, fallback=again).with_facts(facts)  # type: ignore[union-attr]
     if engine == "zones" and count:
         return zones.ZoneKnowledge.initial(deal, fallback=again).with_facts(facts)
+    from .sampled import SampledKnowledge  # Z3: imported when no exact engine answers
+
     if engine == "zones":  # its count costs more than Z3's answer to consistency and status
         return SampledKnowledge.initial(deal, reason="counting is not asked for").with_facts(facts)
     size = _full_size(deal)

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
 from ..spec.dealmodel import Deal
 from ..spec.facts import And, Atom, Const, Fact, Formula, Not, member, negate
 from .engine import Knowledge, Worlds
 from .engines import initial
 from .errors import NotForced
-from .z3engine import Z3Knowledge
+
+if TYPE_CHECKING:  # Z3 is imported by the questions that need it
+    from .z3engine import Z3Knowledge
 
 __all__ = [
     "Viewpoint", "SolveResult", "ViewState", "History", "Inconsistency", "Explanation",
@@ -372,6 +374,8 @@ def first_inconsistent(deal: Deal, facts: Sequence[Fact],
         knowledge = knowledge.with_fact(facts[i])
         if not knowledge.consistent():
             prefix = seen[: n + 1]
+            from .z3engine import Z3Knowledge
+
             z3k = Z3Knowledge.initial(deal).with_facts(facts[j] for j in prefix)
             core = tuple(prefix[p] for p in z3k.inconsistency_core() or ())
             return Inconsistency(i, core, tuple(facts[j] for j in core))
@@ -414,6 +418,8 @@ def explain(deal: Deal, facts: Sequence[Fact], card: str, viewpoint: Viewpoint |
     if zone is not None and zone not in deal.deck_of(card).zone_ids():
         raise KeyError(zone)
     seen = [i for i, f in enumerate(facts) if viewpoint.sees(f)]
+    from .z3engine import Z3Knowledge
+
     z3k = Z3Knowledge.initial(deal).with_facts(facts[i] for i in seen)
     try:
         if zone is None:

@@ -156,6 +156,13 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.format_text() for d in self.diagnostics))
 
 
+class RuleError(Exception):
+    """A rule expression failed at run time (a bug in the rule file).
+
+    Here rather than beside the state machine that raises it, so that the command line can
+    catch it without loading the machine (``ruleslawyer --version`` imports neither)."""
+
+
 class StopReplay(Exception):
     """Raised by a strict reporter at the first error."""
 

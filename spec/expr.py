@@ -1056,33 +1056,57 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
     text = source.strip()
     if len(text) > _MAX_SOURCE:
         raise DiagnosticError([Diagnostic("RL120", f"expression longer than {_MAX_SOURCE} characters", position)])
-    try:
-        tree = ast.parse(text.replace("\n", " "), mode="eval")
-    except SyntaxError as exc:
-        pos = _shift(position, (exc.offset or 1) - 1)
-        raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc.msg}", pos)]) from None
-    except (RecursionError, MemoryError, ValueError):
-        raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
-    comp = _Compiler()
-    try:
-        run = comp.compile(tree, frozenset())
-    except ExprError as exc:
-        pos = _shift(position, getattr(exc, "column", 0))
-        raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc}", pos)]) from None
-    except RecursionError:
-        raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
-    from .exprgen import generate  # it imports this module
-    fast = generate(tree)
-    return Expr(text, run if fast is None else fast, frozenset(comp.names), tuple(comp.attributes),
-                tuple(comp.strings), tuple(comp.literals), tuple(comp.calls), position,
+    hit = _COMPILED.get(text)
+    if hit is None:
+        try:
+            tree = ast.parse(text.replace("\n", " "), mode="eval")
+        except SyntaxError as exc:
+            pos = _shift(position, (exc.offset or 1) - 1)
+            raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc.msg}", pos)]) from None
+        except (RecursionError, MemoryError, ValueError):
+            raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
+        comp = _Compiler()
+        try:
+            run = comp.compile(tree, frozenset())
+        except ExprError as exc:
+            pos = _shift(position, getattr(exc, "column", 0))
+            raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc}", pos)]) from None
+        except RecursionError:
+            raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
+        from .exprgen import generate  # it imports this module
+        hit = (run, generate(tree), frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
+               tuple(comp.literals), tuple(comp.calls))
+        _remember(_COMPILED, text, hit)
+    run, fast, names, attributes, strings, literals, calls = hit
+    return Expr(text, run if fast is None else fast, names, attributes, strings, literals, calls, position,
                 None if fast is None else run)
+
+
+#: Expressions compiled in this process, by their text: the closures and the generated
+#: function of an expression depend on its text alone (its position is the Expr's), and
+#: run nothing but what the environment they are given holds.  Rule sets written one from
+#: another (a variant, an overlay, a file edited) share most of their expressions.
+_COMPILED: dict[Any, Any] = {}
+_GENERATED: dict[Any, Any] = {}
+_MAX_REMEMBERED = 8192
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(memo) >= _MAX_REMEMBERED:  # the oldest first (a dict keeps its order)
+        del memo[next(iter(memo))]
+    memo[key] = value
 
 
 def _generated(source: str, params: tuple[str, ...]) -> Callable[..., Any] | None:
     """The generated function of an expression already compiled, ``params`` read as arguments."""
+    key = (source, params)
+    if key in _GENERATED:
+        return _GENERATED[key]
     from .exprgen import generate  # it imports this module
     tree = _tree(source)
-    return None if tree is None else generate(tree, params)
+    fast = None if tree is None else generate(tree, params)
+    _remember(_GENERATED, key, fast)
+    return fast
 
 
 def _tree(source: str) -> ast.Expression | None:

@@ -636,25 +636,35 @@ def generate_program(steps: Sequence[tuple[Any, ...]], arity: int) -> Callable[.
         return None
 
 
-def _located(root: ast.AST) -> set[str]:
+def _located(root: ast.AST) -> None:
     """Every node of a generated tree given a location (line 1; the trees are made without
-    one), and the names it reads: ``ast.fix_missing_locations`` and a walk in one pass (a
-    generated tree has thousands of nodes, and a simulation makes its functions as it goes)."""
-    names: set[str] = set()
+    one): ``ast.fix_missing_locations`` in a tight loop (a generated tree has thousands of
+    nodes, a rule set hundreds of trees, and a simulation makes its functions as it goes)."""
     stack = [root]
+    pop, push, extend, node_type = stack.pop, stack.append, stack.extend, ast.AST
     while stack:
-        node = stack.pop()
+        node = pop()
+        if node is None:  # a list of nodes may hold None (a dictionary's ``**`` keys)
+            continue
         d = node.__dict__
-        if node._attributes and "lineno" not in d:
+        if "lineno" not in d and node._attributes:
             d["lineno"] = d["end_lineno"] = 1
             d["col_offset"] = d["end_col_offset"] = 0
-        if type(node) is ast.Name:
-            names.add(d["id"])
         for value in d.values():
-            if isinstance(value, ast.AST):
-                stack.append(value)
-            elif type(value) is list:
-                stack.extend(v for v in value if isinstance(v, ast.AST))
+            if type(value) is list:
+                if value and type(value[0]) is not str:  # nodes (and None), not names (``global``)
+                    extend(value)
+            elif isinstance(value, node_type):
+                push(value)
+
+
+def _globals_read(code: types.CodeType) -> set[str]:
+    """The global names a compiled function (and the comprehensions in it) may read: its
+    ``co_names`` (attribute names among them: a superset, which costs nothing)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _globals_read(const)
     return names
 
 
@@ -708,9 +718,10 @@ def _function(body: list[ast.stmt], params: Iterable[str], defaults: tuple[Any, 
     fn = ast.FunctionDef(name="_rule", args=_args("env", "budget", *params), body=body,
                          decorator_list=[], returns=None, type_comment=None)
     module = ast.Module(body=[fn], type_ignores=[])
-    used = _located(module) & _HELPERS.keys()
+    _located(module)
     with warnings.catch_warnings():  # Python's hints ("is" with a literal...) are not for the rule file's reader
         warnings.simplefilter("ignore", SyntaxWarning)
         code = compile(module, "<rule expression>", "exec")
     func_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    used = _globals_read(func_code) & _HELPERS.keys()
     return types.FunctionType(func_code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", defaults)

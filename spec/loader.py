@@ -34,9 +34,10 @@ from .model import Cite, Function, Move, Option, Require, Ruleset, Setting
 from .overlay import apply_change, changed_variants
 from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .playweights import build_play
-from .source import LMap, position_of, read_yaml
+from .source import Limits, LMap, parse_text, position_of, read_source
 
-__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors"]
+__all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors",
+           "read_rule_yaml"]
 
 MAX_DIAGNOSTICS = 200  # per file: past this, a count (a hostile file can hold many thousands)
 
@@ -171,9 +172,33 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: Rule files and overlays parsed in this process, by the path as named, the exact bytes and
+#: the limits (most recent last).  A parsed document is never changed (an overlay's
+#: ``change:`` makes a new one): one load reads each file once (whether it is an overlay,
+#: then its content), and a load of a rule set built already parses nothing again.
+_PARSED: "OrderedDict[tuple[Any, ...], Any]" = OrderedDict()
+_MAX_PARSED = 16
+
+
+def read_rule_yaml(path: Path) -> Any:
+    """``read_yaml(path, declared="ruleslawyer")``, the file's checks and reading every time,
+    its parsing once per content (:data:`_PARSED`)."""
+    limits = Limits.from_env()
+    data, text = read_source(path, limits, "ruleslawyer")
+    key = (str(path), hashlib.sha256(data).digest(), limits)
+    if key in _PARSED:
+        _PARSED.move_to_end(key)
+        return _PARSED[key]
+    doc = parse_text(text, str(path), limits)
+    _PARSED[key] = doc
+    while len(_PARSED) > _MAX_PARSED:
+        _PARSED.popitem(last=False)
+    return doc
+
+
 def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
     try:
-        doc = read_yaml(path, declared="ruleslawyer")
+        doc = read_rule_yaml(path)
     except DiagnosticError as exc:
         ctx.diagnostics.extend(exc.diagnostics)
         return None
@@ -221,7 +246,7 @@ def _house_chain(path: Path, ctx: Ctx, seen: tuple[Path, ...] = (),
 
 def _is_overlay(path: Path) -> bool:
     try:
-        doc = read_yaml(path, declared="ruleslawyer")
+        doc = read_rule_yaml(path)
     except DiagnosticError:
         return False
     return isinstance(doc, dict) and "extends" in doc
@@ -682,7 +707,7 @@ def validate_file(path: str, also: Callable[[Ruleset], list[Diagnostic]] | None 
         return list(exc.diagnostics)
     sets = [first]
     out: list[Diagnostic] = []
-    doc = read_yaml(find_rule_file(path))  # type: ignore[arg-type]
+    doc = read_rule_yaml(find_rule_file(path))  # type: ignore[arg-type]
     # A rule file: every variant; an overlay: the variants its change: adds or edits.
     variants = list(doc["variants"]["list"]) if not first.house else \
         [v for v in changed_variants(doc) if v != first.variant]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .deal import build_deal, zone_functions
+from .diagnostics import RuleError
 from .dealmodel import Deal
 from .env import static_env
 from .expr import FUNCTIONS, Expr, ExprError, Namespace, Scope, program, truth_of
@@ -40,10 +41,6 @@ __all__ = ["Machine", "State", "Token", "Play", "Outcome", "Violation", "RuleErr
 MALFORMED = "RL150"
 #: What ``seen_by: everyone`` evaluates to.
 EVERYONE = "everyone"
-
-
-class RuleError(Exception):
-    """A rule expression failed at run time (a bug in the rule file)."""
 
 
 @dataclass(frozen=True)

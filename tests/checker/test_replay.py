@@ -150,3 +150,40 @@ def test_unusable_input_gives_status_2_and_no_traceback(tmp_path):
     report = check_log(str(bad))
     assert report.status == 2 and codes(report) == ["RL003"]
     assert check_log(str(tmp_path / "missing.yaml")).status == 2
+
+
+def _count_seating_searches(monkeypatch) -> list[int]:
+    """Counts the seating searches (each replays every move as played) from now on."""
+    from ruleslawyer.checker.recover import Recovery
+
+    calls: list[int] = []
+    search = Recovery.seating
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(Recovery, "seating", counted)
+    return calls
+
+
+def test_a_clean_log_is_replayed_once_without_a_seating_search(monkeypatch):
+    # Issue 24: the seating search replayed every clean log a second time before the replay.
+    calls = _count_seating_searches(monkeypatch)
+    for name in ("clean-4p.yaml", "rulebook-accusation.yaml"):
+        report = check_log(str(EXAMPLES / name))
+        assert report.status == 0, report.format_text()
+    assert calls == []
+
+
+def test_a_turn_broken_looks_for_a_seating_and_starts_again_under_it(monkeypatch):
+    calls = _count_seating_searches(monkeypatch)
+    # examples/lady-alice/violations/LA204.yaml: Gordon opens where the log says Helen does.
+    report = check_log(str(EXAMPLES / "violations" / "LA204.yaml"))
+    assert codes(report) == ["LA204"] and len(calls) == 1
+    assert report.diagnostics[0].hint == "the moves start with Gordon: did you mean players: [Gordon, John, Audrey, Helen]?"
+    # A slip no seating explains: searched once, and the replay goes on under the log's seating.
+    calls.clear()
+    body = ("moves:\n  - {suspect: Gordon, clues: [Mary Kingsley, Waterloo Station, \"7:00\", compass], smiles: 1}\n"
+            "  - {pass: John}\n  - {place: Audrey, clue: compass, value: 3}\n")
+    assert codes(check(body)) == ["LA204", "LA221"] and len(calls) == 1

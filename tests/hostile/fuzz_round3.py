@@ -617,6 +617,13 @@ def _warm_up() -> None:
             __import__(f"ruleslawyer.checker.{name}")
         for name in ("cli", "simulate", "compare", "prove"):
             __import__(f"ruleslawyer.lab.{name}")
+        # The bundled rule sets' expressions compiled once (spec/expr.py keeps them by text):
+        # every child builds its rule set as a fresh process would, without compiling them again.
+        from ruleslawyer.spec.loader import load_rules, rules_dir
+
+        for path in sorted(rules_dir().glob("*.yaml")):
+            with contextlib.suppress(Exception):
+                load_rules(str(path))
 
 
 # -- judging an outcome ------------------------------------------------------------------------------

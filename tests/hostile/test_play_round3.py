@@ -69,12 +69,15 @@ class Piped:
         self.proc = subprocess.Popen([*cli_command(), "play", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, env=env(**(extra_env or {})))
         self.out = ""
+        self.seen = 0  # the output up to here was matched: the next pattern is looked for after it
 
     def read_until(self, pattern: str) -> str:
+        """The output up to ``pattern``, looked for after the last match (output that came
+        in the same read as the last match counts: on a busy machine a prompt often does)."""
         deadline = time.monotonic() + TIMEOUT
-        start = len(self.out)
+        start = self.seen
         fd = self.proc.stdout.fileno()
-        while not re.search(pattern, self.out[start:]):
+        while not (found := re.search(pattern, self.out[start:])):
             assert time.monotonic() < deadline, f"{pattern!r} not seen:\n{self.out}"
             ready, _, _ = select.select([fd], [], [], 0.5)
             if ready:
@@ -82,7 +85,8 @@ class Piped:
                 if not chunk:
                     raise EOFError(self.out)
                 self.out += chunk.decode("utf-8", "replace")
-        return self.out[start:]
+        self.seen = start + found.end()
+        return self.out[start:self.seen]
 
     def send(self, line: str) -> None:
         self.proc.stdin.write(line.encode() + b"\n")

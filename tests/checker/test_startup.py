@@ -1,0 +1,49 @@
+"""What a command loads: only what it runs (issue 24, "answers at the speed of the table").
+
+Counted in modules imported, never in seconds (benchmarks/startup_bench.py measures time).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from ..conftest import ROOT
+
+HEAVY = ("numpy", "z3", "jsonschema", "yaml", "matplotlib", "rich", "dask",
+         "ruleslawyer.spec.loader", "ruleslawyer.spec.machine", "ruleslawyer.lab.bots", "ruleslawyer.lab.engine")
+
+_PROBE = """
+import contextlib, io, json, sys
+from ruleslawyer.checker.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+    status = main(json.loads(sys.argv[1]))
+print(json.dumps({"status": status, "output": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def _loaded(*argv: str) -> dict:
+    """Run one command line in a fresh interpreter: its status, output and the modules it loaded."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(argv))], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_version_and_help_load_no_rule_loader_solver_or_lab():
+    for argv in (["--version"], ["--help"], ["simulate", "--help"]):
+        run = _loaded(*argv)
+        assert run["status"] == 0, run["output"]
+        assert [m for m in HEAVY if m in run["modules"]] == [], argv
+    assert _loaded("--version")["output"].startswith("ruleslawyer ")
+
+
+def test_a_check_loads_z3_only_when_no_exact_engine_answers():
+    # Lady Alice and Perfect Alibi are counted exactly (numpy): Z3 is not needed to check them.
+    for log in ("examples/lady-alice/clean-4p.yaml", "examples/perfect-alibi/clean-5p.yaml"):
+        run = _loaded("check", log)
+        assert run["status"] == 0, run["output"]
+        assert "numpy" in run["modules"] and "z3" not in run["modules"], log
+        assert "ruleslawyer.lab.bots" not in run["modules"]
