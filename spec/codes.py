@@ -146,7 +146,7 @@ _CODES.append(CodeInfo(
     "choice of the moves that can end the game, their outcomes given by the game's deal; an ending none reaches "
     "has usually been put out of reach by a house rule (a count the observations can never give, a solution "
     "no claim can name).  A bounded search proves nothing unreachable: hence a warning, exit status 0.",
-    "change:\n  variants:\n    list:\n      4p:\n        set:\n          evidence_per_category: {value: [0, 1, 1, 2]}"))
+    "change:\n  variants:\n    list:\n      4p:\n        set:\n          per_category: {value: [0, 1, 1, 2]}   # a count no claim can reach"))
 _CODES.append(CodeInfo(
     "RL174", "lab", "A search of 'prove' refused for its size: the moves of its first state may number more than "
     "a state may list (100,000, or the budget if more; the message gives the estimate, the product of each "
