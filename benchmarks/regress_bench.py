@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BASELINE = "3ac8580^"
 GAMES = ["lady-alice/clean-3p", "lady-alice/clean-4p", "lady-alice/clean-5p", "lady-alice/rulebook-deductions",
@@ -42,15 +39,11 @@ GAMES = ["lady-alice/clean-3p", "lady-alice/clean-4p", "lady-alice/clean-5p", "l
 
 def extracted(rev: str) -> Path:
     """The tree of ``rev`` as the package ``rl_base`` of a temporary folder on the import path."""
-    data = subprocess.run(["git", "archive", rev, "spec", "solver", "checker", "rules", "examples"],
-                          cwd=ROOT, capture_output=True, check=True).stdout
-    folder = Path(tempfile.mkdtemp(prefix="rl-regress-"))
-    pkg = folder / "rl_base"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(pkg, filter="data")
-    sys.path.insert(0, str(folder))
+    from lab_bench import _extracted
+
+    pkg = _extracted(rev, ["spec", "solver", "checker", "rules", "examples"], "rl_base")
+    if pkg is None:
+        raise SystemExit(f"git cannot give {rev}")
     return pkg
 
 
