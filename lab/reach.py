@@ -88,6 +88,14 @@ class _Seeker(RandomBot):
         found = self.seek(turn)
         return found if found is not None else super().choose(turn)
 
+    def _weights_of(self, kinds: list[str], defaults: Any = None) -> list[float] | None:
+        """Every kind alike, not the rule file's weights (``play: random:``): the search wears
+        games down to their endings, it does not imitate how people play."""
+        return super()._weights_of(kinds, {})
+
+    def _values_for(self, turn: Turn, kind: str) -> dict[str, dict[Any, float]]:
+        return {}
+
     def seek(self, turn: Turn) -> Play | None:
         lab, state, actor, reach = turn.lab, turn.state, turn.actor, self.reach
         solution = set(solution_of(turn.deal, turn.world)) if turn.deal is not None and turn.deal.solution else set()
