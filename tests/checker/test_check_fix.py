@@ -36,6 +36,8 @@ WRONG_OUTCOME = ("a wrong count of smiles: the replay goes on with the nearest c
                  "but more than one count fits them")
 NOT_A_NAME = "not a number, and no number is near it ('two' is a word, not a typo)"
 PASS_OR_ELSE = "the move missing before the accusation may be Helen's pass, place or accusation (all fit)"
+NOTHING_NEAR = ("a name nothing comes close to (no 'did you mean'): the replay reads past it with a reading the "
+                "moves after it fit, a guess, not an edit")
 
 NO_SURE_FIX = {
     **{_id(c): LEFT_OFF for c in CASES + PA_CASES if c[1][0] == "drop"},
@@ -43,6 +45,8 @@ NO_SURE_FIX = {
        if c[1][0] == "delete" and c[4] is not None and "is a move missing" in c[4]},
     **{_id(c): NO_READING for c in PA_CASES if c[1][0] in ("delete", "swap") and c[4] is None},
     **{_id(c): WRONG_OUTCOME for c in CASES if c[2] == "LA310"},
+    **{_id(c): NOTHING_NEAR for c in CASES + PA_CASES
+       if c[1][0] == "replace" and ("Zzyzx" in c[1][3] or c[1][3].endswith("Qqq"))},
     _id(("clean-4p", ("replace", 5, "smiles: 2", "smiles: two"), "LG116", 18, None)): NOT_A_NAME,
     _id(("clean-4p", ("delete", 24), "LA205", 38, "{pass: Helen}")): PASS_OR_ELSE,
 }
