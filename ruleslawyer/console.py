@@ -10,8 +10,16 @@ import sys
 
 
 def main() -> int:
-    """Run the command line; 130 and one line when interrupted before it starts."""
+    """Run the command line; 130 and one line when interrupted before it starts.
+
+    ``ruleslawyer --version`` alone is answered before the command line is built (its
+    parser holds every command's options, and the lab's, found through entry points)."""
     try:
+        if sys.argv[1:] == ["--version"]:
+            from . import __version__
+
+            print(f"ruleslawyer {__version__}")
+            return 0
         from .checker.cli import main as run
     except KeyboardInterrupt:
         try:

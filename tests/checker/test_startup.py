@@ -40,6 +40,16 @@ def test_version_and_help_load_no_rule_loader_solver_or_lab():
     assert _loaded("--version")["output"].startswith("ruleslawyer ")
 
 
+def test_the_console_scripts_version_builds_no_command_line():
+    probe = ("import json, sys; sys.argv = ['ruleslawyer', '--version']; from ruleslawyer.console import main; "
+             "status = main(); print(json.dumps({'status': status, 'modules': sorted(sys.modules)}))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    first, last = done.stdout.splitlines()[0], json.loads(done.stdout.splitlines()[-1])
+    # the same words as the command line's own --version (argparse's: "%(prog)s VERSION")
+    assert first == _loaded("--version")["output"].strip() and last["status"] == 0
+    assert "ruleslawyer.checker.cli" not in last["modules"] and "argparse" not in last["modules"]
+
+
 def test_a_check_loads_z3_only_when_no_exact_engine_answers():
     # Lady Alice and Perfect Alibi are counted exactly (numpy): Z3 is not needed to check them.
     for log in ("examples/lady-alice/clean-4p.yaml", "examples/perfect-alibi/clean-5p.yaml"):
