@@ -64,10 +64,15 @@ def _sampled_logs_check_clean_and_are_formatted(capsys, folder: Path, logs: Path
     return paths
 
 
+#: Random bots that accuse as often as they do anything else: the copied rule file's weights (an
+#: accusation in about twenty turns) make games of some 200 moves, which every command then reads.
+QUICK = "random:accuse=1"
+
+
 def test_simulate_then_every_command_on_a_sampled_log(folder, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(folder)
     status, out = _run(capsys, "simulate", "parlour.yaml", "--variant", "3p", "--games", "3", "--seed", "5",
-                       "--logs", str(tmp_path / "logs"), "--format", "json")
+                       "--bots", QUICK, "--logs", str(tmp_path / "logs"), "--format", "json")
     assert status == 0, out
     assert json.loads(out[:out.rindex("}") + 1])["rules"] == "parlour[players=3]"
     log = str(_sampled_logs_check_clean_and_are_formatted(capsys, folder, tmp_path / "logs")[0])
@@ -85,7 +90,7 @@ def test_simulate_then_every_command_on_a_sampled_log(folder, capsys, monkeypatc
 def test_compare_with_an_overlay_of_the_folder(folder, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(folder)
     status, out = _run(capsys, "compare", "parlour.yaml", "--variant", "4p", "--with", "leftovers-shown.yaml",
-                       "--games", "2", "--seed", "3", "--logs", str(tmp_path / "logs"))
+                       "--games", "2", "--seed", "3", "--bots", QUICK, "--logs", str(tmp_path / "logs"))
     assert status == 0 and "+leftovers-shown" in out, out
     paths = _sampled_logs_check_clean_and_are_formatted(capsys, folder, tmp_path / "logs")
     assert any("leftovers-shown.yaml" in p.read_text() for p in paths)  # the overlay's file, found by check
