@@ -422,8 +422,12 @@ class Maker:
             argv += ["--rules", game, "--players", *names]
             if rng.random() < 0.3:
                 argv += ["--house", rng.choice(OVERLAYS[:6])]
+            if rng.random() < 0.5:  # a set-up or private record given on the command line, sound or not
+                record = rng.choice(["colours: {}", "hand: {Ann: [Zzyzx]}", "colours: [", "x" * 300 + ": 1",
+                                     "hand: {\x1b]0;title\x07: []}", "colours: {Ann: Yellow}", ":"])
+                argv += [rng.choice(["--setup", "--private"]), record]
             if game == "perfect-alibi":
-                moves = []  # a new Perfect Alibi log needs its set-up written by hand: play refuses it
+                moves = []  # without its set-up (colours) a new Perfect Alibi log takes no move
         else:
             kept = rng.randint(0, len(moves))
             style = rng.choice(["items", "items", "block", "flow-list", "flow-multiline", "dash-alone", "crlf", "bom"])
