@@ -224,7 +224,7 @@ def _read(doc: LMap, path: str, rules: Ruleset, recover: bool = False,
           on_name: NameHook | None = None) -> GameLog:
     """The sections the rule file declares checked, then every name resolved."""
     problems = [replace(d, code=_SCHEMA_CODES.get(d.code, d.code))
-                for d in schema_errors(doc, _sections_validator(rules.records))]
+                for d in schema_errors(doc, _sections_schema(rules.records))]
     if problems:
         raise DiagnosticError(problems)
     parser = _Parser(doc, path, rules, recover, on_name)
@@ -306,11 +306,9 @@ def _stamp(files: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
 
 
 @lru_cache(maxsize=16)
-def _sections_validator(records: tuple[Any, ...]) -> Any:
-    """The validator of what a rule set declares for ``private:`` and ``end:`` (built once)."""
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(sections_schema(records))
+def _sections_schema(records: tuple[Any, ...]) -> dict[str, Any]:
+    """The schema of what a rule set declares for ``private:`` and ``end:`` (built once)."""
+    return sections_schema(records)
 
 
 def load_cached(ref: str, variant: str | None, house: tuple[str, ...],

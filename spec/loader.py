@@ -22,9 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from . import bundled
 from .builder import Builder, Ctx, check_references, fold, unknown
@@ -34,6 +32,10 @@ from .model import Cite, Function, Move, Option, Require, Ruleset, Setting
 from .overlay import apply_change, changed_variants
 from .paths import PathPolicy, bare_name, bundled_dir, is_file
 from .playweights import build_play
+from .schemacheck import surely_valid
+
+if TYPE_CHECKING:
+    import jsonschema
 from .source import Limits, LMap, parse_text, position_of, read_source
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors",
@@ -92,9 +94,16 @@ def _shown(path: Path) -> Path:
 
 
 @lru_cache(maxsize=4)
-def _schema(name: str) -> jsonschema.Draft202012Validator:
-    data = json.loads(resources.files(bundled.SCHEMAS).joinpath(name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(data)
+def _schema_data(name: str) -> dict[str, Any]:
+    """A bundled schema, as data."""
+    return json.loads(resources.files(bundled.SCHEMAS).joinpath(name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=4)
+def _schema(name: str) -> "jsonschema.Draft202012Validator":
+    import jsonschema  # only when a document is not surely valid (spec.schemacheck): its import is long
+
+    return jsonschema.Draft202012Validator(_schema_data(name))
 
 
 def _walk(doc: Any, path: Sequence[Any]) -> tuple[Any, Position | None]:
@@ -110,18 +119,32 @@ def _walk(doc: Any, path: Sequence[Any]) -> tuple[Any, Position | None]:
 
 
 def schema_diagnostics(doc: Any, schema_name: str) -> list[Diagnostic]:
-    """Validate ``doc`` against a bundled schema; every error a positioned diagnostic."""
+    """Validate ``doc`` against a bundled schema; every error a positioned diagnostic.
+
+    A document the quick check (:mod:`spec.schemacheck`) finds surely valid has none;
+    any other is validated by jsonschema, whose errors make the diagnostics."""
+    if surely_valid(doc, _schema_data(schema_name)):
+        return []
     return _diagnostics(doc, _schema(schema_name))
 
 
-def schema_errors(doc: Any, schema: dict[str, Any] | jsonschema.Draft202012Validator) -> list[Diagnostic]:
+def schema_errors(doc: Any, schema: "dict[str, Any] | jsonschema.Draft202012Validator") -> list[Diagnostic]:
     """As :func:`schema_diagnostics`, for a schema built at run time (e.g. a log's, per rule set)."""
-    validator = schema if isinstance(schema, jsonschema.Draft202012Validator) else \
-        jsonschema.Draft202012Validator(schema)
-    return _diagnostics(doc, validator)
+    if isinstance(schema, dict):
+        if surely_valid(doc, schema):
+            return []
+        return _diagnostics(doc, _validator(json.dumps(schema, sort_keys=True)))
+    return _diagnostics(doc, schema)
 
 
-def _diagnostics(doc: Any, validator: jsonschema.Draft202012Validator) -> list[Diagnostic]:
+@lru_cache(maxsize=16)
+def _validator(schema_json: str) -> "jsonschema.Draft202012Validator":
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(json.loads(schema_json))
+
+
+def _diagnostics(doc: Any, validator: "jsonschema.Draft202012Validator") -> list[Diagnostic]:
     out: list[Diagnostic] = []
     errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
@@ -143,7 +166,7 @@ def _diagnostics(doc: Any, validator: jsonschema.Draft202012Validator) -> list[D
     return unique
 
 
-def _one_schema_error(doc: Any, err: jsonschema.ValidationError) -> list[Diagnostic]:
+def _one_schema_error(doc: Any, err: "jsonschema.ValidationError") -> list[Diagnostic]:
     node, pos = _walk(doc, list(err.absolute_path))
     where = "/".join(str(p) for p in err.absolute_path) or "top level"
     if err.validator == "additionalProperties" and isinstance(node, dict):

@@ -57,3 +57,17 @@ def test_a_check_loads_z3_only_when_no_exact_engine_answers():
         assert run["status"] == 0, run["output"]
         assert "numpy" in run["modules"] and "z3" not in run["modules"], log
         assert "ruleslawyer.lab.bots" not in run["modules"]
+
+
+def test_a_clean_check_loads_no_jsonschema_and_a_bad_log_still_gets_its_diagnostics(tmp_path):
+    # the quick schema check (spec/schemacheck.py) answers for a clean log and its rule files;
+    # a log that breaks the schema is validated by jsonschema, whose errors are the diagnostics
+    for log in ("examples/lady-alice/clean-4p.yaml", "examples/perfect-alibi/clean-5p.yaml"):
+        run = _loaded("check", log)
+        assert run["status"] == 0, run["output"]
+        assert "jsonschema" not in run["modules"], log
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules: lady-alice\nplayers: [Ann, Ben, Cat]\nmovez: []\n")
+    run = _loaded("check", str(bad))
+    assert run["status"] == 2 and "error[LG101]: unknown key 'movez'" in run["output"], run["output"]
+    assert "jsonschema" in run["modules"]
