@@ -355,6 +355,12 @@ class Expr:
             else:
                 budget[1] -= 1
 
+    def prepare_call(self, names: tuple[str, ...]) -> None:
+        """Make now the function :meth:`call` uses for ``names`` (while a rule set is built,
+        so that it is kept in the disk cache with the others: :func:`generated_codes`)."""
+        if self.exact is not None and names not in self._called:
+            self._called[names] = _generated(self.source, names)
+
     def call(self, env: dict[str, Any], names: tuple[str, ...], args: tuple[Any, ...]) -> Any:
         """The expression as a rule function's body, run from within an evaluation: ``names``
         read as ``args``, every other name from ``env``, as :meth:`run` over a copy of
@@ -1073,11 +1079,12 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
             raise DiagnosticError([Diagnostic("RL120", f"bad expression: {exc}", pos)]) from None
         except RecursionError:
             raise DiagnosticError([Diagnostic("RL120", "expression too deeply nested", position)]) from None
-        from .exprgen import generate  # it imports this module
-        hit = (run, generate(tree), frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
+        hit = (run, _generate(text, (), tree), frozenset(comp.names), tuple(comp.attributes), tuple(comp.strings),
                tuple(comp.literals), tuple(comp.calls))
         _remember(_COMPILED, text, hit)
     run, fast, names, attributes, strings, literals, calls = hit
+    if _CODES:
+        _CODES[-1][1][(text, ())] = None if fast is None else fast.__code__
     return Expr(text, run if fast is None else fast, names, attributes, strings, literals, calls, position,
                 None if fast is None else run)
 
@@ -1101,12 +1108,49 @@ def _generated(source: str, params: tuple[str, ...]) -> Callable[..., Any] | Non
     """The generated function of an expression already compiled, ``params`` read as arguments."""
     key = (source, params)
     if key in _GENERATED:
-        return _GENERATED[key]
-    from .exprgen import generate  # it imports this module
-    tree = _tree(source)
-    fast = None if tree is None else generate(tree, params)
-    _remember(_GENERATED, key, fast)
+        fast = _GENERATED[key]
+    else:
+        fast = _generate(source, params, None)
+        _remember(_GENERATED, key, fast)
+    if _CODES:
+        _CODES[-1][1][key] = None if fast is None else fast.__code__
     return fast
+
+
+#: While a rule set is built (:func:`generated_codes`): the code of the generated functions
+#: read from the disk cache, by (text, params), and the code of those the build used.
+_CODES: list[tuple[dict[Any, Any], dict[Any, Any]]] = []
+_NOT_STORED = object()
+
+
+@contextlib.contextmanager
+def generated_codes(stored: dict[Any, Any] | None) -> Iterator[dict[Any, Any]]:
+    """Within: an expression's generated function is made from ``stored`` code when it holds its
+    text (:mod:`spec.diskcache`); yields the code of every generated function used, by (text,
+    params): what the cache is to hold for this rule set."""
+    used: dict[Any, Any] = {}
+    _CODES.append((stored or {}, used))
+    try:
+        yield used
+    finally:
+        _CODES.pop()
+
+
+def _generate(source: str, params: tuple[str, ...], tree: ast.Expression | None) -> Callable[..., Any] | None:
+    """The generated function of an expression (``tree``: its tree when parsed already)."""
+    from .exprgen import from_code, generate  # it imports this module
+
+    if _CODES:
+        code = _CODES[-1][0].get((source, params), _NOT_STORED)
+        if code is None:  # not translated, as generate found before
+            return None
+        if code is not _NOT_STORED:
+            fast = from_code(code, params)
+            if fast is not None:
+                return fast
+    if tree is None:
+        tree = _tree(source)
+    return None if tree is None else generate(tree, params)
 
 
 def _tree(source: str) -> ast.Expression | None:

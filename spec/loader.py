@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from . import bundled
+from . import bundled, diskcache
 from .builder import Builder, Ctx, check_references, fold, unknown
 from .diagnostics import Diagnostic, DiagnosticError, Position, Related, did_you_mean
 from .expr import MAX_STEPS, LimitError
@@ -36,7 +36,8 @@ from .schemacheck import surely_valid
 
 if TYPE_CHECKING:
     import jsonschema
-from .source import Limits, LMap, parse_text, position_of, read_source
+from .expr import generated_codes
+from .source import Limits, LMap, decode_doc, encode_doc, parse_text, position_of, read_source
 
 __all__ = ["load_rules", "rules_dir", "find_rule_file", "validate_file", "schema_diagnostics", "schema_errors",
            "read_rule_yaml"]
@@ -212,11 +213,25 @@ def read_rule_yaml(path: Path) -> Any:
     if key in _PARSED:
         _PARSED.move_to_end(key)
         return _PARSED[key]
-    doc = parse_text(text, str(path), limits)
+    doc = _from_disk(key)
+    if doc is None:
+        doc = parse_text(text, str(path), limits)
+        diskcache.store("yaml", key, encode_doc(doc))
     _PARSED[key] = doc
     while len(_PARSED) > _MAX_PARSED:
         _PARSED.popitem(last=False)
     return doc
+
+
+def _from_disk(key: tuple[Any, ...]) -> Any:
+    """A rule file's document as parsed before (:mod:`spec.diskcache`), or None."""
+    data = diskcache.load("yaml", key)
+    if data is None:
+        return None
+    try:
+        return decode_doc(data, key[0])
+    except ValueError:  # not the shape of a document: parsed again (and written again)
+        return None
 
 
 def _load_doc(path: Path, schema: str, ctx: Ctx) -> LMap | None:
@@ -339,9 +354,19 @@ def load_rules(name_or_path: str, variant: str | None = None,
     if doc is None:
         raise DiagnosticError(ctx.diagnostics)
     doc = _changed(doc, overlays, ctx)
-    rules = _build(doc, path, variant, overlays, ctx)
+    # The generated functions of the rule expressions, from the disk cache when this set of files
+    # and variant was built before (then only what is new is generated, and the entry rewritten).
+    disk_key = None if key is None else (variant, tuple(h for _n, _r, h in key[2]))
+    stored = None if disk_key is None else diskcache.load("codes", disk_key)
+    with generated_codes(stored if isinstance(stored, dict) else None) as used:
+        rules = _build(doc, path, variant, overlays, ctx)
+        if rules is not None and not ctx.diagnostics and disk_key is not None and diskcache.folder() is not None:
+            for fn in rules.functions.values():  # their bodies, made when first called: in the entry too
+                fn.expr.prepare_call(fn.args)
     if ctx.diagnostics or rules is None:
         raise DiagnosticError(ctx.diagnostics)
+    if disk_key is not None and used != stored:
+        diskcache.store("codes", disk_key, used)
     if key is not None:
         _BUILT[key] = rules
         while len(_BUILT) > MAX_BUILT:

@@ -9,7 +9,7 @@ remote ``$ref``, a float where an integer is asked, a key that is not a
 string) it answers ``False``, and the caller asks jsonschema, whose errors
 make the diagnostics.  So jsonschema decides every document that is not
 clean, and the quick answer is tested against it (``tests/spec/test_schemacheck.py``:
-the same verdict on random and mutated logs and rule files).
+the same answer on random and mutated logs and rule files).
 
 >>> schema = {"type": "object", "required": ["a"], "properties": {"a": {"type": "integer", "minimum": 0}},
 ...           "additionalProperties": False}
@@ -25,7 +25,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["surely_valid", "verdict"]
+__all__ = ["surely_valid", "decide"]
 
 #: Keywords that say nothing about validity (annotations).
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description", "default", "examples", "$defs",
@@ -38,10 +38,10 @@ _KNOWN = frozenset({"type", "const", "enum", "properties", "additionalProperties
 def surely_valid(instance: Any, schema: Any) -> bool:
     """True when ``instance`` surely validates against ``schema`` (draft 2020-12); False when
     it does not, or when the quick check cannot tell (then jsonschema must be asked)."""
-    return verdict(instance, schema, schema) is True
+    return decide(instance, schema, schema) is True
 
 
-def verdict(instance: Any, schema: Any, root: Any) -> bool | None:
+def decide(instance: Any, schema: Any, root: Any) -> bool | None:
     """True (valid), False (surely invalid) or None (cannot tell) for ``instance`` against
     ``schema``, a part of ``root`` (where a ``$ref`` is resolved)."""
     if schema is True:
@@ -64,9 +64,9 @@ def verdict(instance: Any, schema: Any, root: Any) -> bool | None:
     return None if unsure else True
 
 
-def _all(verdicts: Any) -> bool | None:
+def _all(answers: Any) -> bool | None:
     unsure = False
-    for v in verdicts:
+    for v in answers:
         if v is False:
             return False
         if v is None:
@@ -93,7 +93,7 @@ def _keyword(key: str, want: Any, x: Any, schema: dict[str, Any], root: Any) -> 
             return True
         if key == "minItems":
             return len(x) >= want if type(want) is int else None
-        return _all(verdict(v, want, root) for v in x)
+        return _all(decide(v, want, root) for v in x)
     if key in ("minLength", "pattern"):
         if not isinstance(x, str):
             return True
@@ -108,10 +108,10 @@ def _keyword(key: str, want: Any, x: Any, schema: dict[str, Any], root: Any) -> 
         return x >= want  # as jsonschema compares them
     if key == "$ref":
         target = _resolve(want, root)
-        return None if target is None else verdict(x, target, root)
+        return None if target is None else decide(x, target, root)
     if not isinstance(want, list):
         return None
-    found = [verdict(x, s, root) for s in want]
+    found = [decide(x, s, root) for s in want]
     if key == "allOf":
         return _all(found)
     if key == "anyOf":
@@ -134,12 +134,12 @@ def _object(key: str, want: Any, x: Any, schema: dict[str, Any], root: Any) -> b
     if key == "properties":
         if not isinstance(want, dict):
             return None
-        return _all(verdict(x[k], s, root) for k, s in want.items() if k in x)
+        return _all(decide(x[k], s, root) for k, s in want.items() if k in x)
     # additionalProperties: the keys no ``properties`` names (no patternProperties here: else unsure)
     if "patternProperties" in schema:
         return None
     named = schema.get("properties", {})
-    return _all(verdict(v, want, root) for k, v in x.items() if k not in named)
+    return _all(decide(v, want, root) for k, v in x.items() if k not in named)
 
 
 def _is_type(x: Any, kind: str) -> bool | None:

@@ -24,7 +24,7 @@ import yaml
 
 from .diagnostics import Diagnostic, DiagnosticError, Position, did_you_mean
 
-__all__ = ["Limits", "LMap", "LSeq", "parse_text", "read_yaml", "read_source", "position_of", "DEFAULT_LIMITS", "env_limit",
+__all__ = ["Limits", "LMap", "LSeq", "parse_text", "encode_doc", "decode_doc", "read_yaml", "read_source", "position_of", "DEFAULT_LIMITS", "env_limit",
            "INT_BITS"]
 
 
@@ -303,6 +303,63 @@ def parse_text(text: str, path: str = "<string>", limits: Limits = DEFAULT_LIMIT
         raise _fail("RL003", "more than one YAML document in the file (a line '---')",
                     _pos(path, nodes[1].start_mark))
     return _Builder(path, limits).build(nodes[0])
+
+
+def encode_doc(doc: Any) -> Any:
+    """A parsed document (:func:`parse_text`) as plain tuples, its positions kept (line, column),
+    for :mod:`spec.diskcache`; :func:`decode_doc` makes it again, given the file's path."""
+    if isinstance(doc, LMap):
+        return ("m", doc.pos.line, doc.pos.column, tuple(
+            (k, doc.key_pos[k].line, doc.key_pos[k].column, doc.val_pos[k].line, doc.val_pos[k].column,
+             encode_doc(v)) for k, v in doc.items()))
+    if isinstance(doc, LSeq):
+        return ("s", doc.pos.line, doc.pos.column, tuple(
+            (p.line, p.column, encode_doc(v)) for p, v in zip(doc.item_pos, doc)))
+    return doc  # a scalar: str, int, float, bool or None (never a tuple)
+
+
+def decode_doc(data: Any, path: str) -> Any:
+    """The document :func:`encode_doc` wrote, positions in ``path``; ValueError when ``data`` is not one."""
+    where: dict[tuple[int, int], Position] = {}
+
+    def at(line: Any, column: Any) -> Position:
+        if type(line) is not int or type(column) is not int:
+            raise ValueError("a position is two integers")
+        pos = where.get((line, column))
+        if pos is None:
+            pos = where[(line, column)] = Position(path, line, column)
+        return pos
+
+    def make(node: Any) -> Any:
+        if not isinstance(node, tuple):
+            if node is None or type(node) in (str, int, float, bool):
+                return node
+            raise ValueError("not a scalar")
+        if len(node) != 4:
+            raise ValueError("not a node")
+        kind, line, column, items = node
+        if kind == "m":
+            mapping = LMap()
+            mapping.pos, mapping.key_pos, mapping.val_pos = at(line, column), {}, {}
+            for key, kl, kc, vl, vc, value in items:
+                if isinstance(key, tuple) or key in mapping:
+                    raise ValueError("a key twice")
+                mapping[key] = make(value)
+                mapping.key_pos[key], mapping.val_pos[key] = at(kl, kc), at(vl, vc)
+            return mapping
+        if kind == "s":
+            seq = LSeq()
+            seq.pos, seq.item_pos = at(line, column), []
+            for il, ic, value in items:
+                seq.append(make(value))
+                seq.item_pos.append(at(il, ic))
+            return seq
+        raise ValueError("not a node")
+
+    try:
+        return make(data)
+    except (TypeError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 # Folders of the operating system's own files (processes, devices, kernel):

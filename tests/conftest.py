@@ -12,7 +12,9 @@ off (below).
 
 from __future__ import annotations
 
+import os
 import resource
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,6 +27,10 @@ RULES = ROOT / "rules"
 # Hypothesis times examples by the wall clock (a 200 ms deadline, and a health
 # check that fails when drawing examples is slow): on a busy machine both fail
 # tests that did nothing wrong.  Off for every test that does not set them.
+# The rule-set cache on disk (spec/diskcache.py): one folder of the test run's own, never the
+# user's ~/.cache (commands run as child processes inherit it).
+os.environ.setdefault("RULESLAWYER_CACHE", tempfile.mkdtemp(prefix="ruleslawyer-test-cache-"))
+
 settings.register_profile("ruleslawyer", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ruleslawyer")
 

@@ -6,7 +6,7 @@ jsonschema on a command's way (issue 24: jsonschema's import is a sixth of a
 documents: every example log, rule file and overlay as written, then mutated
 at random (a key dropped, a value replaced by another JSON value, a key
 added, a list emptied); and random JSON documents.  Where the quick check
-gives a verdict (True or False) it must be jsonschema's; where it cannot tell
+gives an answer (True or False) it must be jsonschema's; where it cannot tell
 (None) the command asks jsonschema, which is always right.
 """
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.spec.loader import _schema_data, load_rules, schema_diagnostics, schema_errors
 from ruleslawyer.spec.logschema import sections_schema
-from ruleslawyer.spec.schemacheck import surely_valid, verdict
+from ruleslawyer.spec.schemacheck import decide, surely_valid
 from ruleslawyer.spec.source import parse_text
 
 from ..conftest import ROOT
@@ -66,7 +66,7 @@ SCHEMAS = _schemas()
 
 def _agrees(doc, schema) -> None:
     truth = jsonschema.Draft202012Validator(schema).is_valid(doc)
-    quick = verdict(doc, schema, schema)
+    quick = decide(doc, schema, schema)
     assert quick is None or quick == truth, (quick, truth, json.dumps(doc, default=str)[:400])
 
 
@@ -129,14 +129,14 @@ def _mutated(draw):
 
 @settings(max_examples=400)
 @given(_mutated())
-def test_mutated_documents_get_jsonschemas_verdict(case):
+def test_mutated_documents_get_jsonschemas_answer(case):
     _name, schema, doc = case
     _agrees(doc, schema)
 
 
 @settings(max_examples=300)
 @given(st.sampled_from(SCHEMAS), JSON)
-def test_random_documents_get_jsonschemas_verdict(schema_case, doc):
+def test_random_documents_get_jsonschemas_answer(schema_case, doc):
     _agrees(doc, schema_case[1])
 
 
