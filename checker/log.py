@@ -648,10 +648,13 @@ class _Parser:
                     self.on_name(value, pos, by_fold[fold(value)])
                 return by_fold[fold(value)]
             near = did_you_mean(str(value), [str(v) for v in p.values])
-            self.error("LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, "
-                       f"not {value!r}", pos, hint=f"did you mean '{near}'?" if near else None,
-                       fix=rename(pos, near) if isinstance(value, str) else None)
-            return _BAD
+            # as an unknown name: read as the value meant, or the move kept without it (``recover``)
+            meant = self.names.unknown(Diagnostic(  # type: ignore[union-attr]
+                "LG116", f"'{p.name}' of '{move.name}' is one of {', '.join(map(str, p.values))}, not {value!r}",
+                pos, hint=f"did you mean '{near}'?" if near else None,
+                fix=rename(pos, near) if isinstance(value, str) else None),
+                next((v for v in p.values if str(v) == near), None) if near else None)
+            return _BAD if meant is None else meant
         if p.type == "flag":
             if not isinstance(value, bool):
                 self.error("LG116", f"'{p.name}' of '{move.name}' is true or false, not {value!r}", pos)

@@ -64,7 +64,13 @@ class Names:
         if self.seen is not None:
             self.seen(text, pos, printed)
 
-    def _unknown(self, diagnostic: Diagnostic, meant: str | None) -> str | None:
+    def unknown(self, diagnostic: Diagnostic, meant: Any) -> Any:
+        """A word the log gives that is not one the rules know (a name, a choice's value): the
+        diagnostic kept, and ``meant`` (its "did you mean") taken when the log is read on past
+        typos, else None (the name left unknown: the part of the log that holds it is read past)."""
+        return self._unknown(diagnostic, meant)
+
+    def _unknown(self, diagnostic: Diagnostic, meant: Any) -> Any:
         self.diagnostics.append(diagnostic)
         if self.meant and meant is not None:
             self.taken.append(diagnostic)

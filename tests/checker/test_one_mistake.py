@@ -129,6 +129,11 @@ PA_CASES = [
     ('clean-4p', ('replace', 10, 'Restaurant', 'Zzyzx'), 'LG110', 28, None),
     ('clean-5p', ('replace', 11, 'Solarium', 'Zzyzx'), 'LG110', 29, None),
     ('clean-3p', ('replace', 9, 'shown: Restaurant 12', 'shown: Zzyzx'), 'LG110', 26, None),
+    # a word no choice of the rules has: read as the one meant, or the move read without it
+    ('clean-4p', ('replace', 37, 'via: journalist', 'via: jurnalist'), 'LG116', 55, "did you mean 'journalist'?"),
+    ('clean-3p', ('replace', 60, 'via: final', 'via: fnal'), 'LG116', 77, "did you mean 'final'?"),
+    ('clean-4p', ('replace', 37, 'via: journalist', 'via: Zzyzx'), 'LG116', 55, None),
+    ('clean-3p', ('replace', 21, 'via: journalist', 'via: Zzyzx'), 'LG116', 38, None),
 ]
 
 

@@ -63,6 +63,12 @@ IN_MOVES = [
     (CL / "clean-3p.yaml", 9, "Reverend Green", "Zzyzx", "LG110", 20),
     (CL / "clean-3p.yaml", 1, "suggest: Ben", "suggest: Qqq", "LG111", 12),
     (CL / "clean-4p.yaml", 1, "cannot: Ben", "cannot: Qqq", "LG111", 12),
+    # a word no choice of the rules has (LG116, issue 24's open bug): how a question was asked
+    (PA / "clean-3p.yaml", 21, "via: journalist", "via: Zzyzx", "LG116", 38),
+    (PA / "clean-3p.yaml", 60, "via: final", "via: Zzyzx", "LG116", 77),       # the final question
+    (PA / "clean-4p.yaml", 37, "via: journalist", "via: Zzyzx", "LG116", 55),
+    (PA / "clean-4p.yaml", 55, "via: journalist", "via: Zzyzx", "LG116", 73),
+    (PA / "clean-4p.yaml", 58, "via: journalist", "via: Zzyzx", "LG116", 76),
 ]
 
 

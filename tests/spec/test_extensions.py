@@ -161,9 +161,10 @@ def test_the_log_reads_choices_flags_items_of_two_components_and_unknown_items()
 def test_bad_values_of_the_new_parameters_make_the_log_unusable(move, code, words):
     # (LG116's hint for a choice names the closest value; 'shout' is not one: the hint is 'plain'/'loud'.)
     report = check(f"  - {move}\n")
-    # an unknown name in a move is reported and the log checked on (exit 1): read as the name
-    # meant when one comes close, else the move guessed from the moves after it
-    read_on = code in ("LG110", "LG111")
+    # an unknown name in a move, or a word no choice has, is reported and the log checked on
+    # (exit 1): read as the name meant when one comes close, else the move guessed from the moves
+    # after it; a flag or a number of the wrong kind still leaves the log unread
+    read_on = code in ("LG110", "LG111") or "how:" in move
     assert report.status == (1 if read_on else 2) and codes(report)[0] == code, report.format_text()
     if "did you mean" not in words or code != "LG116":
         assert words in report.diagnostics[0].message + (report.diagnostics[0].hint or "")
