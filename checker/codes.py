@@ -56,7 +56,8 @@ LOG_CODES: dict[str, LogCode] = {c.code: c for c in [
                                    "player), or as many players as no variant of the rules takes"),
     LogCode("LG115", "log header", "the rules the log names cannot be loaded (their own problems follow)"),
     LogCode("LG116", "log moves", "a move parameter of the wrong kind (one item where a list is needed, a word "
-                                  "where a number is needed...)"),
+                                  "where a number is needed, a word none of the parameter's choices is: the "
+                                  "check reads on past that one, as past an unknown name)"),
     LogCode("LG117", "log names", "a name or value longer than the limit (RULESLAWYER_MAX_NAME, default 200 "
                                   "characters; 4096 for the paths of rules: and house:; title, date and notes "
                                   "have only the limit of every file): the rules compare names on every move"),
