@@ -110,7 +110,10 @@ def _viewpoint(p: argparse.ArgumentParser) -> None:
                       help="every fact, hidden ones included (default: a spectator's, the public facts only)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``plugins=False``: the checker's own commands alone (the lab's, found
+    through the installed packages' entry points, left out: reading them imports
+    ``importlib.metadata``, a tenth of a ``check``)."""
     top = _Parser(prog="ruleslawyer", formatter_class=_Help,
                   description="Rules-as-data verifier for hidden-information deduction games.",
                   epilog="examples:\n  ruleslawyer check game.yaml\n  ruleslawyer solve game.yaml --as Gordon\n"
@@ -307,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "during a session: private KEY: VALUE)")
     for p in (solve, show, report, play):
         _allow_path(p)
-    for plugin in _plugins():
+    for plugin in _plugins() if plugins else ():
         plugin.add_commands(sub)
     _name_examples(top, _example_game())
     return top
@@ -431,24 +434,26 @@ def interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> argparse.ArgumentParser:
+@functools.lru_cache(maxsize=2)
+def _parser(plugins: bool = True) -> argparse.ArgumentParser:
     """The command line's parser, built once per process (a program running many commands in
     one process, as the tests do, parses each with it; parsing leaves it as it was)."""
-    return build_parser()
+    return build_parser(plugins)
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0) if exc.code not in (None, 0) else 0
+    words = sys.argv[1:] if argv is None else list(argv)
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "rules": _rules, "check": _check, "fmt": _format_logs, "explain": _explain, "solve": _solve, "schema": _schema,
         "show": _show, "report": _report, "play": _play,
     }
-    for plugin in _plugins():
+    own = bool(words) and words[0] in handlers  # one of the checker's commands: no plugin needed
+    parser = _parser(not own)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code not in (None, 0) else 0
+    for plugin in () if own else _plugins():
         handlers.update(plugin.HANDLERS)
     try:
         from ..spec.paths import allowed_folder

@@ -71,3 +71,18 @@ def test_a_clean_check_loads_no_jsonschema_and_a_bad_log_still_gets_its_diagnost
     run = _loaded("check", str(bad))
     assert run["status"] == 2 and "error[LG101]: unknown key 'movez'" in run["output"], run["output"]
     assert "jsonschema" in run["modules"]
+
+
+def test_a_check_reads_no_entry_points_and_the_version_is_the_installed_one():
+    # the lab's commands are found through entry points (importlib.metadata, a tenth of a check):
+    # a command of the checker's own does not look for them; the version is read from the
+    # installed metadata without importlib.metadata, and is what importlib.metadata says
+    from importlib import metadata
+
+    import ruleslawyer
+
+    run = _loaded("check", "examples/lady-alice/clean-4p.yaml")
+    assert run["status"] == 0 and "importlib.metadata" not in run["modules"], run["output"]
+    assert ruleslawyer._installed_version() == metadata.version("ruleslawyer")
+    assert _loaded("--help")["output"].count("simulate") >= 1  # the lab's commands still listed
+    assert _loaded("simulate", "--help")["status"] == 0
