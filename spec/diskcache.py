@@ -158,7 +158,6 @@ def store(kind: str, key: Any, value: Any) -> bool:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
-        return True
     except OSError:
         if tmp is not None:
             try:
@@ -166,3 +165,20 @@ def store(kind: str, key: Any, value: Any) -> bool:
             except OSError:
                 pass
         return False
+    _prune(path.parent)
+    return True
+
+
+#: Entries kept (the most recently written): rule files edited again and again leave old ones.
+MAX_ENTRIES = 256
+
+
+def _prune(where: Path) -> None:
+    """Remove the oldest of our entries past :data:`MAX_ENTRIES` (and no other file)."""
+    try:
+        entries = [(e.stat(follow_symlinks=False).st_mtime_ns, e.path) for e in os.scandir(where)
+                   if e.name.endswith(".bin") and "-" in e.name and e.is_file(follow_symlinks=False)]
+        for _when, old in sorted(entries)[:max(0, len(entries) - MAX_ENTRIES)]:
+            os.unlink(old)
+    except OSError:
+        pass

@@ -224,3 +224,16 @@ def test_positions_survive_the_cache(tmp_path):
         source.decode_doc(("m", 1, 1, ((("tuple",), 1, 1, 1, 1, 2),)), "x")
     with pytest.raises(ValueError):
         source.decode_doc(("q", 1, 1, ()), "x")
+
+
+def test_old_entries_are_removed_past_the_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESLAWYER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(diskcache, "MAX_ENTRIES", 3)
+    (tmp_path / "cache").mkdir(mode=0o700)
+    other = tmp_path / "cache" / "notes.txt"
+    other.write_text("not an entry")
+    for i in range(5):  # each entry written a second after the one before
+        assert diskcache.store("demo", (i,), i)
+        os.utime(diskcache._entry("demo", (i,), make=False)[0], ns=(i * 10**9, i * 10**9))
+    assert len(list((tmp_path / "cache").glob("demo-*.bin"))) == 3 and other.exists()
+    assert [diskcache.load("demo", (i,)) for i in range(5)] == [None, None, 2, 3, 4]
