@@ -1,6 +1,6 @@
 """How long a command takes from the shell: start-up, imports and all.
 
-    .venv/bin/python benchmarks/startup_bench.py [--repeat 9] [--ruleslawyer PATH] [--no-compile]
+    .venv/bin/python benchmarks/startup_bench.py [--repeat 9] [--ruleslawyer PATH] [--no-compile] [--no-cache]
 
 Each case runs the installed ``ruleslawyer`` command ``--repeat`` times as a
 new process, as a user at the table would, and prints the median of its wall
@@ -17,6 +17,10 @@ child), with the fastest and slowest wall time:
 The bytecode is compiled first (``python -m compileall``), as ``make test`` and
 an installed wheel have it: where ``PYTHONDONTWRITEBYTECODE`` is set, every run
 would otherwise compile the package again (``--no-compile`` to measure that).
+The rule-set cache on disk (``spec/diskcache.py``) is warm after the first run of
+each case, as at the table; ``--no-cache`` runs every case with
+``RULESLAWYER_CACHE=off`` (every rule file parsed, every expression's function
+generated, as before the cache).
 Wall time depends on what else the machine runs (the load average is printed
 before and after); CPU time much less so.  Nothing is asserted.
 """
@@ -43,11 +47,11 @@ CASES = (
 )
 
 
-def run(command: list[str]) -> tuple[float, float]:
+def run(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one run of ``command`` (its output thrown away)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -62,14 +66,16 @@ def main() -> None:
     ap.add_argument("--ruleslawyer", default=str(Path(sys.executable).with_name("ruleslawyer")),
                     help="the command to time (default: the one beside this Python)")
     ap.add_argument("--no-compile", action="store_true", help="do not compile the bytecode first")
+    ap.add_argument("--no-cache", action="store_true", help="RULESLAWYER_CACHE=off: no rule-set cache on disk")
     args = ap.parse_args()
+    env = {**os.environ, "RULESLAWYER_CACHE": "off"} if args.no_cache else None
     if not args.no_compile:
         subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *FOLDERS], cwd=ROOT, check=True)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'case':<36} {'wall ms':>8} {'cpu ms':>7} {'min wall':>9} {'max wall':>9}")
     for label, argv in CASES:
-        run([args.ruleslawyer, *argv])  # once first: the file system's cache warm
-        times = [run([args.ruleslawyer, *argv]) for _ in range(args.repeat)]
+        run([args.ruleslawyer, *argv], env)  # once first: the file system's cache (and the rule-set cache) warm
+        times = [run([args.ruleslawyer, *argv], env) for _ in range(args.repeat)]
         walls = sorted(w for w, _c in times)
         print(f"{label:<36} {statistics.median(walls) * 1e3:8.0f} "
               f"{statistics.median(c for _w, c in times) * 1e3:7.0f} {walls[0] * 1e3:9.0f} {walls[-1] * 1e3:9.0f}")
