@@ -237,3 +237,17 @@ def test_old_entries_are_removed_past_the_limit(tmp_path, monkeypatch):
         os.utime(diskcache._entry("demo", (i,), make=False)[0], ns=(i * 10**9, i * 10**9))
     assert len(list((tmp_path / "cache").glob("demo-*.bin"))) == 3 and other.exists()
     assert [diskcache.load("demo", (i,)) for i in range(5)] == [None, None, 2, 3, 4]
+
+
+def test_a_folder_or_entry_of_another_user_is_not_used(tmp_path, monkeypatch, counted):
+    # "not ours": the cache's folder and entries belong to this process's user, else not trusted
+    monkeypatch.chdir(ROOT)
+    where = tmp_path / "cache"
+    _warm(where, monkeypatch)
+    me = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: me + 1)
+    counted["generate"] = counted["parse"] = 0
+    _forget()
+    loader.load_rules("lady-alice", "4p")
+    assert counted["generate"] > 0 and counted["parse"] > 0
+    assert diskcache.store("demo", ("k",), 1) is False
