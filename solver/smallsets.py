@@ -32,6 +32,10 @@ import numpy as np
 
 __all__ = ["SmallSets"]
 
+
+def _len(sel: np.ndarray | slice) -> int:
+    return sel.stop - sel.start if isinstance(sel, slice) else len(sel)
+
 _U64 = np.uint64
 
 
@@ -41,7 +45,7 @@ class SmallSets:
 
     k: int
     sets: np.ndarray                     # (n,) int64: each small set as a bit mask
-    steps: tuple[tuple[int, np.ndarray], ...]   # per bit taken: sets before it, those that may add it
+    steps: tuple[tuple[int, np.ndarray | slice], ...]  # per bit taken: sets before it, those that may add it
     work: int                            # array entries written by one transform
 
     @staticmethod
@@ -56,7 +60,10 @@ class SmallSets:
         for bit in reversed(range(k)):
             g = groups[bit]
             sel = [i for i, h in enumerate(held) if h[g] < caps[g] and sum(h) < size]
-            steps.append((len(sets), np.array(sel, np.int64)))
+            # a run of sets (as with cards sorted by group) is a slice: no fancy indexing
+            run = not sel or sel == list(range(sel[0], sel[0] + len(sel)))
+            steps.append((len(sets), slice(sel[0], sel[0] + len(sel)) if sel and run else
+                          slice(0, 0) if run else np.array(sel, np.int64)))
             sets = sets + [sets[i] | 1 << bit for i in sel]
             held = held + [tuple(x + (j == g) for j, x in enumerate(held[i])) for i in sel]
             work += len(sets) << bit
@@ -69,7 +76,7 @@ class SmallSets:
         for n, sel in self.steps:
             half = x.shape[1] // 2
             x = x.reshape(n, 2, half, e)
-            out = np.empty((n + len(sel), half, e), _U64)
+            out = np.empty((n + _len(sel), half, e), _U64)
             np.add(x[:, 0], x[:, 1], out=out[:n])
             out[n:] = x[sel, 1]
             x = out

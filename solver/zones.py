@@ -83,6 +83,11 @@ MAX_TERMS = _limit("MAX_TERMS", 1 << 22)
 MAX_ZONE_CARDS = _limit("MAX_ZONE_CARDS", 20)
 
 _U64 = np.uint64
+#: The solution zone goes through its small sets (:class:`~solver.smallsets.SmallSets`) when it
+#: has at least this many cards in the terms and its sets are at most 1/_SMALL_SHARE of its subsets
+#: (else a table over every subset; the tests set both to force either way).
+_SMALL_MIN_CARDS = 8
+_SMALL_SHARE = 8
 _ONES = np.uint64(2**64 - 1)
 
 
@@ -480,6 +485,11 @@ def _compressor(positions: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
 
 
 
+def _every(sets: np.ndarray, k: int) -> bool:
+    """True when ``sets`` is every subset of k cards in order (set i is the bit mask i)."""
+    return len(sets) == 1 << k and bool((sets == np.arange(1 << k)).all())
+
+
 def _gvecs(subs: np.ndarray, cards: Sequence[int], groups: Sequence[int], n_groups: int) -> np.ndarray:
     """(len(subs), n_groups): cards of each group in each subset."""
     out = np.zeros((len(subs), n_groups), np.int64)
@@ -770,7 +780,7 @@ class _Solution(_Side):
                  ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
         """The free types the zone may hold, every content's numbers of each (mine, V), and
         which of ``sets`` (bit masks over the zone's cards) is the relevant part of which content."""
-        gv = (_all_gvecs(zone.cards, shape.groups[z], len(zone.pattern)) if len(sets) == 1 << len(zone.cards)
+        gv = (_all_gvecs(zone.cards, shape.groups[z], len(zone.pattern)) if _every(sets, len(zone.cards))
               else _gvecs(sets, zone.cards, shape.groups[z], len(zone.pattern)))
         mine = tuple(i for i, key in enumerate(terms.keys) if z in key[0])
         group_of = [terms.keys[i][1][terms.keys[i][0].index(z)] for i in mine]
@@ -813,34 +823,44 @@ class _Solution(_Side):
     def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """The solution's cards are the first bits of T (see :func:`_count`): a term reads
         the row of its low bits, the same for every value of the high ones."""
-        return self.times(np.ones((len(self.ft), len(self.fm)), _U64), table)
-
-    def times(self, x: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
-        """``x`` (2**r, M) times the table read at every term (a new array; no table per term)."""
         rows = (self.table if table is None else table)[:, self.fm]
-        return (x.reshape(-1, rows.shape[0], rows.shape[1]) * rows[None]).reshape(x.shape)
+        return np.tile(rows, (len(self.ft) // len(rows), 1))
 
-    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
+    def signed(self, signs: "_Signs") -> np.ndarray:
+        """The table read at every term, times the term's sign: (2**r, M), by broadcasting (the
+        sign is a product of a factor per high part of T, per low part, per m)."""
+        rows = self.table[:, self.fm] * signs.low[:, None] * signs.m[None, :]
+        out = np.empty((len(signs.high), rows.shape[0], rows.shape[1]), _U64)
+        np.multiply(rows[None], signs.high[:, None, None], out=out)
+        return out.reshape(-1, rows.shape[1])
+
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
-        """Worlds with each card in the solution, and every content with its worlds."""
+        """Worlds with each card in the solution, and every content with its worlds (``cof``: the
+        other zones' product, unsigned; None: there is none)."""
         k = len(self.zone.cards)
-        by_mine, gamma = self.by_mine(cof, terms), self.gamma(terms)
+        by_mine, gamma = self.by_mine(cof, terms, signs), self.gamma(terms)
         y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
         worlds = np.where(self.match, y, _U64(0))
         if self.zone.table.dtype != bool:  # each content's weight
             worlds *= self.zone.table[:, None]
         return self.tally(worlds, np.arange(1 << k, dtype=np.int64), terms, counts)
 
-    def by_mine(self, cof: np.ndarray, terms: _Terms) -> np.ndarray:
-        """The cofactor summed over the terms at each subset of the zone's cards and each
-        number of each free type it may hold, (2**k, E)."""
+    def by_mine(self, cof: np.ndarray | None, terms: _Terms, signs: "_Signs") -> np.ndarray:
+        """The cofactor (unsigned; None: 1) times the terms' signs, summed over the terms at each
+        subset of the zone's cards and each number of each free type it may hold, (2**k, E)."""
         k, m_e = len(self.zone.cards), self.table.shape[1]
         rest = np.ones(terms.M, _U64)
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
                 rest *= b
-        x = cof if (rest == 1).all() else cof * rest[None, :]
-        agg = x.reshape(-1, (1 << k) * terms.M).sum(axis=0, dtype=_U64).reshape(1 << k, terms.M)
+        if cof is None:
+            agg = np.full((1 << k) * terms.M, signs.high.sum(dtype=_U64), _U64)
+        elif len(signs.high) == 1:
+            agg = cof.reshape(-1) * signs.high[0]
+        else:
+            agg = np.einsum("h,hx->x", signs.high, cof.reshape(len(signs.high), -1))
+        agg = agg.reshape(1 << k, terms.M) * signs.low[:, None] * (signs.m * rest)[None, :]
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
             return agg
         onehot = np.zeros((terms.M, m_e), _U64)
@@ -873,7 +893,7 @@ class _Solution(_Side):
             found.append((held, tuple(int(x) for x in self.kv[:, v]), int(worlds[row, v])))
             distinct += int(contents[v])
         mass = _rowdot(worlds, contents)
-        sums = (_bit_sums(mass, k) if len(sets) == 1 << k else
+        sums = (_bit_sums(mass, k) if _every(sets, k) else
                 [int(mass[(sets >> i) & 1 == 1].sum(dtype=_U64)) for i in range(k)])
         for c, s in zip(self.zone.cards, sums):
             counts[cards[c]][zid] = s
@@ -900,7 +920,7 @@ class _SmallSolution(_Solution):
     def fits(shape: _Shape, z: int, zone: _Zone) -> SmallSets | None:
         """The plan of the zone's small sets, when they are few beside its subsets (else None)."""
         k, groups = len(zone.cards), shape.groups[z]
-        if k < 8:
+        if k < _SMALL_MIN_CARDS:
             return None
         few = np.zeros(zone.size + 1, dtype=object)  # sets by size, group by group (a generating function)
         few[0] = 1
@@ -910,7 +930,7 @@ class _SmallSolution(_Solution):
             for j in range(min(cap, n) + 1):
                 step[j:] += comb(n, j) * few[:zone.size + 1 - j]
             few = step
-        if int(few.sum()) * 8 > 1 << k:
+        if int(few.sum()) * _SMALL_SHARE > 1 << k:
             return None
         return SmallSets.plan([groups[c] for c in zone.cards], zone.pattern, zone.size)
 
@@ -925,9 +945,9 @@ class _SmallSolution(_Solution):
         fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
         return _SmallSolution(z, zone, plan.subset_sums(f @ coef), ft, fm, shape, mine, kv, match, plan)
 
-    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
-        y = self.plan.superset_sums(self.by_mine(cof, terms)) @ self.gamma(terms)
+        y = self.plan.superset_sums(self.by_mine(cof, terms, signs)) @ self.gamma(terms)
         worlds = np.where(self.match, y, _U64(0))
         if self.zone.table.dtype != bool:  # each content's weight
             worlds *= self.zone.table[self.plan.sets][:, None]
@@ -946,6 +966,25 @@ class _Counts:
     types: tuple[tuple[int, ...], ...]     # the free types a content counts by (its second part)
 
 
+@dataclass(frozen=True)
+class _Signs:
+    """The sign of a term, (-1)**(n - |S|), as a product of three factors (uint64, 1 or 2**64 - 1):
+    one per high part of T (the bits above the solution's cards, with (-1)**n), one per low part
+    (the solution's cards), one per m."""
+
+    high: np.ndarray
+    low: np.ndarray
+    m: np.ndarray
+
+    @staticmethod
+    def of(n: int, r: int, k: int, mcomp: np.ndarray) -> "_Signs":
+        def sign(odd: np.ndarray) -> np.ndarray:
+            return np.where(odd & 1, _ONES, _U64(1)).astype(_U64)
+        high = np.bitwise_count(np.arange(1 << (r - k), dtype=np.int64)).astype(np.int64) + n
+        return _Signs(sign(high), sign(np.bitwise_count(np.arange(1 << k, dtype=np.int64)).astype(np.int64)),
+                      sign(mcomp.sum(axis=0)))
+
+
 def _solution_side(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> _Solution:
     plan = _SmallSolution.fits(shape, z, zone)
     if plan is None:
@@ -962,8 +1001,10 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     relevant0 = sorted({c for zone in red.zones for c in zone.cards})
     zones = list(red.zones)
     szone = zones[sol]
+    # by group (few small sets at each step); in a group, the cards fewer zones may hold higher:
+    # a zone sums out the bits of the cards it may not hold, which is slow for low bits
     extra = sorted((c for c in relevant0 if sol in red.allowed[c] and c not in szone.cards),
-                   key=lambda c: shape.groups[sol][c])  # by group: few small sets at each step
+                   key=lambda c: (shape.groups[sol][c], -len(red.allowed[c])))
     zones[sol] = _Zone(szone.size, szone.pattern, szone.cards + extra, np.tile(szone.table, 1 << len(extra)))
     relevant = tuple(zones[sol].cards) + tuple(c for c in relevant0 if c not in zones[sol].cards)
     free: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
@@ -984,15 +1025,12 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     sides: list[_Side] = [
         _solution_side(shape, z, zone, terms) if z == sol else _Hand.build(shape, red, z, zone, terms)
         for z, zone in enumerate(zones)]
-    n = len(in_play)
-    t_pop = terms.over_t(lambda t: np.bitwise_count(t).astype(np.int64))
-    sign = (np.where((n - t_pop) & 1, _ONES, _U64(1)).astype(_U64)[:, None]
-            * np.where(mcomp.sum(axis=0) & 1, _ONES, _U64(1)).astype(_U64)[None, :])
+    signs = _Signs.of(len(in_play), terms.r, len(zones[sol].cards), mcomp)
     # each zone's cofactor (the others' product) from prefix and suffix products: the solution
     # first (read by broadcasting), then the hands; in place wherever an array is not needed again
     solution = sides[sol]
     hands = [sides[z] for z in range(len(sides)) if z != sol]
-    prefix = [solution.times(sign)]  # type: ignore[attr-defined]
+    prefix = [solution.signed(signs)]  # type: ignore[attr-defined]
     for side in hands[:-1]:
         nxt = side.gather()
         nxt *= prefix[-1]
@@ -1014,11 +1052,7 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
         if at != len(hands) - 1:
             suffix *= hands[at].gather(out=scratch)  # type: ignore[operator]
     del prefix, scratch
-    if suffix is None:
-        suffix = sign
-    else:
-        suffix *= sign
-    contents, distinct = solution.answer(suffix, terms, counts)  # type: ignore[attr-defined]
+    contents, distinct = solution.answer(suffix, terms, counts, signs)  # type: ignore[attr-defined]
     content_types = tuple(types[i] for i in solution.mine)  # type: ignore[attr-defined]
     return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
 
