@@ -72,7 +72,7 @@ from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
 from .smallsets import SmallSets
-from .zonetable import weight_table, zone_table
+from .zonetable import BUFFERS, weight_table, zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
 
@@ -826,13 +826,12 @@ class _Solution(_Side):
         rows = (self.table if table is None else table)[:, self.fm]
         return np.tile(rows, (len(self.ft) // len(rows), 1))
 
-    def signed(self, signs: "_Signs") -> np.ndarray:
-        """The table read at every term, times the term's sign: (2**r, M), by broadcasting (the
-        sign is a product of a factor per high part of T, per low part, per m)."""
+    def signed(self, signs: "_Signs", out: np.ndarray) -> np.ndarray:
+        """The table read at every term, times the term's sign, into ``out`` (2**r, M), by
+        broadcasting (the sign is a product of a factor per high part of T, per low part, per m)."""
         rows = self.table[:, self.fm] * signs.low[:, None] * signs.m[None, :]
-        out = np.empty((len(signs.high), rows.shape[0], rows.shape[1]), _U64)
-        np.multiply(rows[None], signs.high[:, None, None], out=out)
-        return out.reshape(-1, rows.shape[1])
+        np.multiply(rows[None], signs.high[:, None, None], out=out.reshape(len(signs.high), *rows.shape))
+        return out
 
     def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
@@ -1028,15 +1027,36 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     signs = _Signs.of(len(in_play), terms.r, len(zones[sol].cards), mcomp)
     # each zone's cofactor (the others' product) from prefix and suffix products: the solution
     # first (read by broadcasting), then the hands; in place wherever an array is not needed again
+    taken: list[np.ndarray] = []
+    try:
+        return _sums(shape, red, sides, terms, signs, counts, pinned_sol, taken)
+    finally:
+        BUFFERS.give(taken)
+
+
+def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs: "_Signs",
+          counts: dict[str, dict[str, int]], pinned_sol: tuple[int, ...], taken: list[np.ndarray]) -> _Counts:
+    """The sum over the terms, and each zone's answers from its cofactor (arrays over the
+    terms taken from :data:`~solver.zonetable.BUFFERS`, listed in ``taken``)."""
+    cards, sol, types = shape.deck.cards, shape.solution, terms.types
+
+    def buffer() -> np.ndarray:
+        taken.append(BUFFERS.take((1 << terms.r, terms.M)))
+        return taken[-1]
+
     solution = sides[sol]
     hands = [sides[z] for z in range(len(sides)) if z != sol]
-    prefix = [solution.signed(signs)]  # type: ignore[attr-defined]
+    prefix = [solution.signed(signs, buffer())]  # type: ignore[attr-defined]
     for side in hands[:-1]:
-        nxt = side.gather()
+        nxt = side.gather(out=buffer())
         nxt *= prefix[-1]
         prefix.append(nxt)
-    suffix = hands[-1].gather() if hands else None
-    scratch = prefix[-1] * suffix if suffix is not None else prefix[-1].copy()
+    suffix = hands[-1].gather(out=buffer()) if hands else None
+    scratch = buffer()
+    if suffix is not None:
+        np.multiply(prefix[-1], suffix, out=scratch)
+    else:
+        scratch[...] = prefix[-1]
     total = int((_colsum(scratch) * terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
