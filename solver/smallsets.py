@@ -7,8 +7,9 @@ the other way, ``F(T) = sum over U inside T of f(U)``.  The full transforms
 take ``k`` passes over all ``2**k`` subsets; here the bits are taken one at
 a time (the highest first), keeping one array per small set of the bits
 taken so far, over the bits not yet taken: each step halves the arrays, so
-the work is a few passes in all when few sets are small (Clue's envelope:
-one card of each category, 7 x 7 x 10 sets of 21 cards).  Exact modulo
+the work is a few passes in all when few sets are small (a zone holding one
+card of each of three groups of 6, 6 and 9 cards: 7 x 7 x 10 sets of 21
+cards, not 2**21).  Exact modulo
 2**64 on uint64 (additions only).
 
 >>> import numpy as np

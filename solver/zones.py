@@ -35,7 +35,14 @@ zones' product per term): aggregated over the zone's own table and summed
 over supersets for its relevant cards, summed over the terms where the card
 is in ``S`` for the others.  The solution zone keeps every relevant card it
 may hold, so its contents (the solutions) are listed exactly: a content is
-its relevant cards and, per free type, how many of its cards.
+its relevant cards and, per free type, how many of its cards.  When the sets
+of its cards it may hold are few beside its subsets (one card of each group),
+its table and its answers go through those sets only
+(:mod:`solver.smallsets`: a few passes over the terms where a table over
+every subset took one per card).  The cofactors are prefix and suffix
+products, the solution's table read by broadcasting, each term's sign a
+product of three small factors, the arrays over the terms reused from one
+count to the next (:data:`~solver.zonetable.BUFFERS`).
 
 Sums and products are uint64, exact modulo 2**64, and every count is below
 2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
@@ -909,8 +916,8 @@ class _Solution(_Side):
 
 @dataclass
 class _SmallSolution(_Solution):
-    """The solution zone when the sets of its cards it may hold are few (Clue's envelope: one
-    card of each category): its table and its answers go through those sets only
+    """The solution zone when the sets of its cards it may hold are few (one card of each
+    group, say): its table and its answers go through those sets only
     (:class:`~solver.smallsets.SmallSets`), never a table per subset of its cards."""
 
     plan: SmallSets = field(default=None)  # type: ignore[assignment]
