@@ -864,10 +864,11 @@ class _Solution(_Side):
                 rest *= b
         if cof is None:
             agg = np.full((1 << k) * terms.M, signs.high.sum(dtype=_U64), _U64)
-        elif len(signs.high) == 1:
-            agg = cof.reshape(-1) * signs.high[0]
-        else:
-            agg = np.einsum("h,hx->x", signs.high, cof.reshape(len(signs.high), -1))
+        else:  # the sum over the high parts h of (-1)**popcount(h) * cof[h], one bit at a time
+            x = cof.reshape(len(signs.high), -1)
+            while len(x) > 1:
+                x = x[:len(x) // 2] - x[len(x) // 2:]  # the high bit set: one more card out of S
+            agg = x[0] * signs.high[0]
         agg = agg.reshape(1 << k, terms.M) * signs.low[:, None] * (signs.m * rest)[None, :]
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
             return agg
