@@ -35,7 +35,14 @@ zones' product per term): aggregated over the zone's own table and summed
 over supersets for its relevant cards, summed over the terms where the card
 is in ``S`` for the others.  The solution zone keeps every relevant card it
 may hold, so its contents (the solutions) are listed exactly: a content is
-its relevant cards and, per free type, how many of its cards.
+its relevant cards and, per free type, how many of its cards.  When the sets
+of its cards it may hold are few beside its subsets (one card of each group),
+its table and its answers go through those sets only
+(:mod:`solver.smallsets`: a few passes over the terms where a table over
+every subset took one per card).  The cofactors are prefix and suffix
+products, the solution's table read by broadcasting, each term's sign a
+product of three small factors, the arrays over the terms reused from one
+count to the next (:data:`~solver.zonetable.BUFFERS`).
 
 Sums and products are uint64, exact modulo 2**64, and every count is below
 2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
@@ -71,7 +78,8 @@ from ..spec.dealmodel import Deal, Deck, DealError
 from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
-from .zonetable import weight_table, zone_table
+from .smallsets import SmallSets
+from .zonetable import BUFFERS, weight_table, zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
 
@@ -82,6 +90,11 @@ MAX_TERMS = _limit("MAX_TERMS", 1 << 22)
 MAX_ZONE_CARDS = _limit("MAX_ZONE_CARDS", 20)
 
 _U64 = np.uint64
+#: The solution zone goes through its small sets (:class:`~solver.smallsets.SmallSets`) when it
+#: has at least this many cards in the terms and its sets are at most 1/_SMALL_SHARE of its subsets
+#: (else a table over every subset; the tests set both to force either way).
+_SMALL_MIN_CARDS = 8
+_SMALL_SHARE = 8
 _ONES = np.uint64(2**64 - 1)
 
 
@@ -435,15 +448,31 @@ def _rowdot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("tm,m->t", x, w)
 
 
+def _marginals(v: np.ndarray, w: np.ndarray, bits: int, unit: bool) -> tuple[list[int], np.ndarray]:
+    """For each bit b of T: the sum over the terms with b set of ``v[T] @ w``; and the column
+    sums of ``v`` (2**bits, M): two passes, over a low and a high half of T's bits."""
+    m = v.shape[1]
+    lo = min(bits, 10)
+    x = v.reshape(1 << (bits - lo), (1 << lo) * m)
+    low = _colsum(x).reshape(1 << lo, m)
+    if unit:
+        high = x.sum(axis=1, dtype=_U64)
+    else:
+        high = np.einsum("tj,j->t", x, np.tile(w, 1 << lo))
+    return _bit_sums(_rowdot(low, w), lo) + _bit_sums(high, bits - lo), low.sum(axis=0, dtype=_U64)
+
+
 #: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
 _PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
 
 
 def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
     """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top)."""
-    top, bottom = np.broadcast_arrays(np.asarray(top, np.int64), np.asarray(bottom, np.int64))
+    top, bottom = np.asarray(top, np.int64), np.asarray(bottom, np.int64)
     ok = (bottom >= 0) & (bottom <= top) & (top < 64)
-    return np.where(ok, _PASCAL[np.clip(top, 0, 63), np.clip(bottom, 0, 63)], _U64(0))
+    # minimum/maximum rather than clip (numpy's clip costs microseconds per call in Python)
+    looked = _PASCAL[np.minimum(np.maximum(top, 0), 63), np.minimum(np.maximum(bottom, 0), 63)]
+    return np.where(ok, looked, _U64(0))
 
 
 def _outer(table_of: Callable[[np.ndarray], np.ndarray], bits: int) -> np.ndarray:
@@ -463,6 +492,11 @@ def _compressor(positions: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
         return out
     return compress
 
+
+
+def _every(sets: np.ndarray, k: int) -> bool:
+    """True when ``sets`` is every subset of k cards in order (set i is the bit mask i)."""
+    return len(sets) == 1 << k and bool((sets == np.arange(1 << k)).all())
 
 
 def _gvecs(subs: np.ndarray, cards: Sequence[int], groups: Sequence[int], n_groups: int) -> np.ndarray:
@@ -539,8 +573,8 @@ class _Side:
             self._index = self.ft[:, None] + self.fm[None, :]
         return self._index
 
-    def gather(self, table: np.ndarray | None = None) -> np.ndarray:
-        """``table`` (default: the side's) read at every term's feature, (2**r, M).
+    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``).
 
         The feature is ``ft[T] + fm[m]`` and ``ft`` takes few values beside the terms: the
         rows ``table[v + fm]`` for each such ``v`` are read first, then every term takes
@@ -549,9 +583,9 @@ class _Side:
         flat = (self.table if table is None else table).reshape(-1)
         width = int(self.ft.max()) + 1
         if 2 * width > len(self.ft):
-            return flat[self.index()]
+            return np.take(flat, self.index(), out=out, mode="clip")
         rows = flat[np.minimum(np.arange(width)[:, None] + self.fm[None, :], flat.size - 1)]
-        return np.take(rows, self.ft, axis=0)
+        return np.take(rows, self.ft, axis=0, out=out, mode="clip")
 
 
 @dataclass
@@ -682,12 +716,16 @@ class _Hand(_Side):
         index += self.fm.reshape([1] * (view.ndim - 1) + [m_size])
         return _exact_bincount(index.reshape(-1), np.ascontiguousarray(view).reshape(-1), self.table.size)
 
-    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]) -> None:
-        """Worlds with each card in this zone, from the zone's cofactor."""
+    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]],
+               scratch: np.ndarray | None = None) -> None:
+        """Worlds with each card in this zone, from the zone's cofactor (``scratch``: an array of
+        its shape this may overwrite)."""
         cards, zid, groups = self.shape.deck.cards, self.shape.zones[self.z], self.shape.groups[self.z]
         k = len(self.zone.cards)
+        unit = bool((terms.weight == 1).all())
         if k:
-            w = self.aggregate(cof * terms.weight[None, :], terms)
+            x = cof if unit else np.multiply(cof, terms.weight[None, :], out=scratch)
+            w = self.aggregate(x, terms)
             w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
@@ -698,13 +736,12 @@ class _Hand(_Side):
                 counts[cards[c]][zid] = s
         bit = {c: i for i, c in enumerate(terms.relevant)}
         for g in sorted({groups[c] for c in self.others} | set(self.type_group.values())):
-            v = cof * self.gather(self.table_for(g))
-            mine = [c for c in self.others if groups[c] == g]
-            if mine:
-                sums = _bit_sums(_rowdot(v, terms.weight), terms.r)
-                for c in mine:
+            v = self.gather(self.table_for(g), out=scratch)
+            v *= cof
+            sums, vm = _marginals(v, terms.weight, terms.r, unit)
+            for c in self.others:
+                if groups[c] == g:
                     counts[cards[c]][zid] = sums[bit[c]]
-            vm = _colsum(v)
             for i, tg in self.type_group.items():
                 if tg == g:
                     s = int((vm * terms.weight_with(i, 1)).sum(dtype=_U64))
@@ -738,7 +775,22 @@ class _Solution(_Side):
     @staticmethod
     def build(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> "_Solution":
         k = len(zone.cards)
-        gv = _all_gvecs(zone.cards, shape.groups[z], len(zone.pattern))
+        mine, kv, match = _Solution.contents(shape, z, zone, terms, np.arange(1 << k, dtype=np.int64))
+        coef = _Solution.coef(terms, mine, kv)
+        zeta = match.astype(_U64)
+        if zone.table.dtype != bool:  # each content's weight
+            zeta *= zone.table[:, None]
+        zeta = _sum_over_subsets(zeta, k)
+        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
+        return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
+
+    @staticmethod
+    def contents(shape: _Shape, z: int, zone: _Zone, terms: _Terms, sets: np.ndarray
+                 ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray]:
+        """The free types the zone may hold, every content's numbers of each (mine, V), and
+        which of ``sets`` (bit masks over the zone's cards) is the relevant part of which content."""
+        gv = (_all_gvecs(zone.cards, shape.groups[z], len(zone.pattern)) if _every(sets, len(zone.cards))
+              else _gvecs(sets, zone.cards, shape.groups[z], len(zone.pattern)))
         mine = tuple(i for i, key in enumerate(terms.keys) if z in key[0])
         group_of = [terms.keys[i][1][terms.keys[i][0].index(z)] for i in mine]
         kv = _contents(tuple(len(terms.types[i]) for i in mine), tuple(group_of), tuple(zone.pattern))
@@ -752,66 +804,107 @@ class _Solution(_Side):
         top = int(kv_groups.max(initial=0)) + 1
         radix = top ** np.arange(len(zone.pattern), dtype=np.int64)
         fits = ((need >= 0) & (need < top)).all(axis=1)
-        match = ((need @ radix)[:, None] == (kv_groups @ radix)[None, :]) & (fits & (zone.table if zone.table.dtype == bool else zone.table != 0))[:, None]
+        allowed = zone.table[sets] if zone.table.dtype == bool else zone.table[sets] != 0
+        match = ((need @ radix)[:, None] == (kv_groups @ radix)[None, :]) & (fits & allowed)[:, None]
+        return mine, kv, match
+
+    @staticmethod
+    def coef(terms: _Terms, mine: tuple[int, ...], kv: np.ndarray) -> np.ndarray:
+        """(V, E): the ways each content's free cards lie among e cards of each type."""
         radix_e = [len(terms.types[i]) + 1 for i in mine]
         e_comp = np.indices(radix_e).reshape(len(mine), -1) if mine else np.zeros((0, 1), np.int64)
         coef = np.ones((kv.shape[1], e_comp.shape[1]), _U64)
         for row in range(len(mine)):
             coef *= _binoms(e_comp[row][None, :], kv[row][:, None])
-        zeta = match.astype(_U64)
-        if zone.table.dtype != bool:  # each content's weight
-            zeta *= zone.table[:, None]
-        zeta = _sum_over_subsets(zeta, k)
+        return coef
+
+    @staticmethod
+    def features(terms: _Terms, mine: tuple[int, ...], k: int, e_size: int) -> tuple[np.ndarray, np.ndarray]:
+        """``fm`` and ``ft``: a term's feature is its low ``k`` bits and its numbers of ``mine``."""
         fm = np.zeros(terms.M, np.int64)
         stride = 1
-        for row in reversed(range(len(mine))):
-            fm += terms.mcomp[mine[row]] * stride
-            stride *= radix_e[row]
-        ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_comp.shape[1])
-        return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
+        for i in reversed(mine):
+            fm += terms.mcomp[i] * stride
+            stride *= len(terms.types[i]) + 1
+        ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_size)
+        return fm, ft
 
-    def gather(self, table: np.ndarray | None = None) -> np.ndarray:
+    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """The solution's cards are the first bits of T (see :func:`_count`): a term reads
         the row of its low bits, the same for every value of the high ones."""
         rows = (self.table if table is None else table)[:, self.fm]
         return np.tile(rows, (len(self.ft) // len(rows), 1))
 
-    def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
+    def signed(self, signs: "_Signs", out: np.ndarray) -> np.ndarray:
+        """The table read at every term, times the term's sign, into ``out`` (2**r, M), by
+        broadcasting (the sign is a product of a factor per high part of T, per low part, per m)."""
+        rows = self.table[:, self.fm] * signs.low[:, None] * signs.m[None, :]
+        np.multiply(rows[None], signs.high[:, None, None], out=out.reshape(len(signs.high), *rows.shape))
+        return out
+
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
-        """Worlds with each card in the solution, and every content with its worlds."""
-        cards, zid = self.shape.deck.cards, self.shape.zones[self.z]
+        """Worlds with each card in the solution, and every content with its worlds (``cof``: the
+        other zones' product, unsigned; None: there is none)."""
+        k = len(self.zone.cards)
+        by_mine, gamma = self.by_mine(cof, terms, signs), self.gamma(terms)
+        y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
+        worlds = np.where(self.match, y, _U64(0))
+        if self.zone.table.dtype != bool:  # each content's weight
+            worlds *= self.zone.table[:, None]
+        return self.tally(worlds, np.arange(1 << k, dtype=np.int64), terms, counts)
+
+    def by_mine(self, cof: np.ndarray | None, terms: _Terms, signs: "_Signs") -> np.ndarray:
+        """The cofactor (unsigned; None: 1) times the terms' signs, summed over the terms at each
+        subset of the zone's cards and each number of each free type it may hold, (2**k, E)."""
         k, m_e = len(self.zone.cards), self.table.shape[1]
         rest = np.ones(terms.M, _U64)
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
                 rest *= b
-        agg = (cof * rest[None, :]).reshape(-1, (1 << k) * terms.M).sum(axis=0, dtype=_U64).reshape(1 << k, terms.M)
+        if cof is None:
+            agg = np.full((1 << k) * terms.M, signs.high.sum(dtype=_U64), _U64)
+        else:  # the sum over the high parts h of (-1)**popcount(h) * cof[h], one bit at a time
+            x = cof.reshape(len(signs.high), -1)
+            while len(x) > 1:
+                x = x[:len(x) // 2] - x[len(x) // 2:]  # the high bit set: one more card out of S
+            agg = x[0] * signs.high[0]
+        agg = agg.reshape(1 << k, terms.M) * signs.low[:, None] * (signs.m * rest)[None, :]
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
-            by_mine = agg
-        else:
-            onehot = np.zeros((terms.M, m_e), _U64)
-            onehot[np.arange(terms.M), self.fm] = 1
-            by_mine = agg @ onehot
+            return agg
+        onehot = np.zeros((terms.M, m_e), _U64)
+        onehot[np.arange(terms.M), self.fm] = 1
+        return agg @ onehot
+
+    def gamma(self, terms: _Terms) -> np.ndarray:
+        """(E, V): the subsets of S's free cards, by number of each type, holding a content's."""
         radix_e = [len(terms.types[i]) + 1 for i in self.mine]
         e_comp = np.indices(radix_e).reshape(len(self.mine), -1) if self.mine else np.zeros((0, 1), np.int64)
-        gamma = np.ones((m_e, self.kv.shape[1]), _U64)
+        gamma = np.ones((e_comp.shape[1], self.kv.shape[1]), _U64)
         for row, i in enumerate(self.mine):
             n = len(terms.types[i])
             gamma *= _binoms(n - self.kv[row][None, :], e_comp[row][:, None] - self.kv[row][None, :])
-        y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
-        worlds = np.where(self.match, y, _U64(0))
-        if self.zone.table.dtype != bool:  # each content's weight
-            worlds *= self.zone.table[:, None]
+        return gamma
+
+    def tally(self, worlds: np.ndarray, sets: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]]
+              ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+        """From the worlds of each content (its relevant cards ``sets``, as bit masks over the
+        zone's cards, by its numbers of each free type): the counts per card, the contents."""
+        cards, zid = self.shape.deck.cards, self.shape.zones[self.z]
+        k = len(self.zone.cards)
         contents = np.ones(self.kv.shape[1], _U64)
         for row, i in enumerate(self.mine):
             contents *= _binoms(len(terms.types[i]), self.kv[row])
         found, distinct = [], 0
-        for sub, v in zip(*np.nonzero(worlds)):
+        for row, v in zip(*np.nonzero(worlds)):
+            sub = int(sets[row])
             held = tuple(self.zone.cards[i] for i in range(k) if sub >> i & 1)
-            found.append((held, tuple(int(x) for x in self.kv[:, v]), int(worlds[sub, v])))
+            found.append((held, tuple(int(x) for x in self.kv[:, v]), int(worlds[row, v])))
             distinct += int(contents[v])
         mass = _rowdot(worlds, contents)
-        for c, s in zip(self.zone.cards, _bit_sums(mass, k)):
+        sums = (_bit_sums(mass, k) if _every(sets, k) else
+                [int(mass[(sets >> i) & 1 == 1].sum(dtype=_U64)) for i in range(k)])
+        for c, s in zip(self.zone.cards, sums):
             counts[cards[c]][zid] = s
         for row, i in enumerate(self.mine):
             with_one = np.ones(self.kv.shape[1], _U64)
@@ -822,6 +915,52 @@ class _Solution(_Side):
             for c in terms.types[i]:
                 counts[cards[c]][zid] = s
         return found, distinct
+
+
+@dataclass
+class _SmallSolution(_Solution):
+    """The solution zone when the sets of its cards it may hold are few (one card of each
+    group, say): its table and its answers go through those sets only
+    (:class:`~solver.smallsets.SmallSets`), never a table per subset of its cards."""
+
+    plan: SmallSets = field(default=None)  # type: ignore[assignment]
+
+    @staticmethod
+    def fits(shape: _Shape, z: int, zone: _Zone) -> SmallSets | None:
+        """The plan of the zone's small sets, when they are few beside its subsets (else None)."""
+        k, groups = len(zone.cards), shape.groups[z]
+        if k < _SMALL_MIN_CARDS:
+            return None
+        few = np.zeros(zone.size + 1, dtype=object)  # sets by size, group by group (a generating function)
+        few[0] = 1
+        for g, cap in enumerate(zone.pattern):
+            n = sum(1 for c in zone.cards if groups[c] == g)
+            step = np.zeros(zone.size + 1, dtype=object)
+            for j in range(min(cap, n) + 1):
+                step[j:] += comb(n, j) * few[:zone.size + 1 - j]
+            few = step
+        if int(few.sum()) * _SMALL_SHARE > 1 << k:
+            return None
+        return SmallSets.plan([groups[c] for c in zone.cards], zone.pattern, zone.size)
+
+    @staticmethod
+    def build_small(shape: _Shape, z: int, zone: _Zone, terms: _Terms, plan: SmallSets) -> "_SmallSolution":
+        k = len(zone.cards)
+        mine, kv, match = _Solution.contents(shape, z, zone, terms, plan.sets)
+        f = match.astype(_U64)
+        if zone.table.dtype != bool:  # each content's weight
+            f *= zone.table[plan.sets][:, None]
+        coef = _Solution.coef(terms, mine, kv)
+        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
+        return _SmallSolution(z, zone, plan.subset_sums(f @ coef), ft, fm, shape, mine, kv, match, plan)
+
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
+               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+        y = self.plan.superset_sums(self.by_mine(cof, terms, signs)) @ self.gamma(terms)
+        worlds = np.where(self.match, y, _U64(0))
+        if self.zone.table.dtype != bool:  # each content's weight
+            worlds *= self.zone.table[self.plan.sets][:, None]
+        return self.tally(worlds, self.plan.sets, terms, counts)
 
 
 @dataclass(frozen=True)
@@ -836,6 +975,32 @@ class _Counts:
     types: tuple[tuple[int, ...], ...]     # the free types a content counts by (its second part)
 
 
+@dataclass(frozen=True)
+class _Signs:
+    """The sign of a term, (-1)**(n - |S|), as a product of three factors (uint64, 1 or 2**64 - 1):
+    one per high part of T (the bits above the solution's cards, with (-1)**n), one per low part
+    (the solution's cards), one per m."""
+
+    high: np.ndarray
+    low: np.ndarray
+    m: np.ndarray
+
+    @staticmethod
+    def of(n: int, r: int, k: int, mcomp: np.ndarray) -> "_Signs":
+        def sign(odd: np.ndarray) -> np.ndarray:
+            return np.where(odd & 1, _ONES, _U64(1)).astype(_U64)
+        high = np.bitwise_count(np.arange(1 << (r - k), dtype=np.int64)).astype(np.int64) + n
+        return _Signs(sign(high), sign(np.bitwise_count(np.arange(1 << k, dtype=np.int64)).astype(np.int64)),
+                      sign(mcomp.sum(axis=0)))
+
+
+def _solution_side(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> _Solution:
+    plan = _SmallSolution.fits(shape, z, zone)
+    if plan is None:
+        return _Solution.build(shape, z, zone, terms)
+    return _SmallSolution.build_small(shape, z, zone, terms, plan)
+
+
 def _count(shape: _Shape, red: _Reduced) -> _Counts:
     """Every count behind the answers (see the module docstring)."""
     cards, sol = shape.deck.cards, shape.solution
@@ -845,7 +1010,10 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     relevant0 = sorted({c for zone in red.zones for c in zone.cards})
     zones = list(red.zones)
     szone = zones[sol]
-    extra = [c for c in relevant0 if sol in red.allowed[c] and c not in szone.cards]
+    # by group (few small sets at each step); in a group, the cards fewer zones may hold higher:
+    # a zone sums out the bits of the cards it may not hold, which is slow for low bits
+    extra = sorted((c for c in relevant0 if sol in red.allowed[c] and c not in szone.cards),
+                   key=lambda c: (shape.groups[sol][c], -len(red.allowed[c])))
     zones[sol] = _Zone(szone.size, szone.pattern, szone.cards + extra, np.tile(szone.table, 1 << len(extra)))
     relevant = tuple(zones[sol].cards) + tuple(c for c in relevant0 if c not in zones[sol].cards)
     free: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
@@ -864,35 +1032,58 @@ def _count(shape: _Shape, red: _Reduced) -> _Counts:
     terms = _Terms(relevant, types, keys, mcomp,
                    tuple(_binoms(len(t), mcomp[i]) for i, t in enumerate(types)))
     sides: list[_Side] = [
-        _Solution.build(shape, z, zone, terms) if z == sol else _Hand.build(shape, red, z, zone, terms)
+        _solution_side(shape, z, zone, terms) if z == sol else _Hand.build(shape, red, z, zone, terms)
         for z, zone in enumerate(zones)]
-    n = len(in_play)
-    t_pop = terms.over_t(lambda t: np.bitwise_count(t).astype(np.int64))
-    sign = (np.where((n - t_pop) & 1, _ONES, _U64(1)).astype(_U64)[:, None]
-            * np.where(mcomp.sum(axis=0) & 1, _ONES, _U64(1)).astype(_U64)[None, :])
-    prefix = [sign]
-    for side in sides[:-1]:
-        prefix.append(prefix[-1] * side.gather())
-    last = sides[-1].gather()
-    total = int(_rowdot(prefix[-1] * last, terms.weight).sum(dtype=_U64))
+    signs = _Signs.of(len(in_play), terms.r, len(zones[sol].cards), mcomp)
+    # each zone's cofactor (the others' product) from prefix and suffix products: the solution
+    # first (read by broadcasting), then the hands; in place wherever an array is not needed again
+    taken: list[np.ndarray] = []
+    try:
+        return _sums(shape, red, sides, terms, signs, counts, pinned_sol, taken)
+    finally:
+        BUFFERS.give(taken)
+
+
+def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs: "_Signs",
+          counts: dict[str, dict[str, int]], pinned_sol: tuple[int, ...], taken: list[np.ndarray]) -> _Counts:
+    """The sum over the terms, and each zone's answers from its cofactor (arrays over the
+    terms taken from :data:`~solver.zonetable.BUFFERS`, listed in ``taken``)."""
+    cards, sol, types = shape.deck.cards, shape.solution, terms.types
+
+    def buffer() -> np.ndarray:
+        taken.append(BUFFERS.take((1 << terms.r, terms.M)))
+        return taken[-1]
+
+    solution = sides[sol]
+    hands = [sides[z] for z in range(len(sides)) if z != sol]
+    prefix = [solution.signed(signs, buffer())]  # type: ignore[attr-defined]
+    for side in hands[:-1]:
+        nxt = side.gather(out=buffer())
+        nxt *= prefix[-1]
+        prefix.append(nxt)
+    suffix = hands[-1].gather(out=buffer()) if hands else None
+    scratch = buffer()
+    if suffix is not None:
+        np.multiply(prefix[-1], suffix, out=scratch)
+    else:
+        scratch[...] = prefix[-1]
+    total = int((_colsum(scratch) * terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
     if total == 0:
         return _Counts(0, counts, (), 0, pinned_sol, types)
     for c, z in red.pinned.items():
         counts[cards[c]][shape.zones[z]] = total
-    suffix = None
-    contents, distinct, content_types = [], 0, ()
-    for z in reversed(range(len(sides))):
-        cof = prefix.pop() if suffix is None else prefix.pop() * suffix
-        side = sides[z]
-        if isinstance(side, _Solution):
-            contents, distinct = side.answer(cof, terms, counts)
-            content_types = tuple(types[i] for i in side.mine)
-        else:
-            side.answer(cof, terms, counts)  # type: ignore[union-attr]
-        if z:
-            suffix = (last if suffix is None else suffix * side.gather())
+    for at in reversed(range(len(hands))):
+        cof = prefix.pop()
+        if at != len(hands) - 1:
+            cof *= suffix
+        hands[at].answer(cof, terms, counts, scratch)  # type: ignore[union-attr]
+        if at != len(hands) - 1:
+            suffix *= hands[at].gather(out=scratch)  # type: ignore[operator]
+    del prefix, scratch
+    contents, distinct = solution.answer(suffix, terms, counts, signs)  # type: ignore[attr-defined]
+    content_types = tuple(types[i] for i in solution.mine)  # type: ignore[attr-defined]
     return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
 
 

@@ -3,7 +3,11 @@
 From one step of a game to the next most zones' facts do not change (a
 question answered speaks of one hand), so :func:`zone_table` keeps the
 tables it built, by zone, named cards and facts, within a byte budget
-(:data:`TABLE_BYTES`); a table is read-only, so it can be shared.
+(:data:`TABLE_BYTES`); a table is read-only, so it can be shared.  The
+counting engine's arrays over its terms are taken from :data:`BUFFERS` and
+given back, so that one count writes into memory the last one mapped
+(within :data:`BUFFER_BYTES`): a fresh array of 16 MB costs thousands of
+page faults, about as much time as a pass over it.
 
 >>> from ruleslawyer.spec.facts import count
 >>> zone_table("hand:Ann", ("a", "b"), (count(["a", "b"], {"hand:Ann"}) == 1,)).tolist()
@@ -12,6 +16,7 @@ tables it built, by zone, named cards and facts, within a byte budget
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from math import gcd, lcm
 from typing import Sequence
@@ -21,10 +26,12 @@ import numpy as np
 from ..spec.facts import OPS, And, Atom, Const, FactError, Formula, Lin, Not, Or
 from .enumerate import _limit
 
-__all__ = ["truth", "zone_table", "weight_table", "TABLE_BYTES"]
+__all__ = ["truth", "zone_table", "weight_table", "TABLE_BYTES", "BUFFER_BYTES", "BUFFERS"]
 
 #: Bytes of truth tables kept between calls (least recently used first out).
 TABLE_BYTES = _limit("TABLE_BYTES", 64 << 20)
+#: Bytes of uint64 arrays kept from one count to the next (least recently given first out).
+BUFFER_BYTES = _limit("BUFFER_BYTES", 128 << 20)
 
 
 def truth(formula: Formula, zone: str, cards: Sequence[str], subs: np.ndarray) -> np.ndarray:
@@ -72,6 +79,40 @@ class _Tables:
 
 
 _TABLES = _Tables(TABLE_BYTES)
+
+
+class _Buffers:
+    """uint64 arrays given back after use, kept within a byte budget for the next taker.
+
+    >>> pool = _Buffers(1 << 20)
+    >>> a = pool.take((4, 2)); pool.give([a]); pool.take((2, 4)) is not None
+    True
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.free: list[np.ndarray] = []
+        self.lock = threading.Lock()
+
+    def take(self, shape: tuple[int, ...]) -> np.ndarray:
+        """An array of this shape (its content undefined)."""
+        size = int(np.prod(shape))
+        with self.lock:
+            fits = [i for i, a in enumerate(self.free) if a.size >= size]
+            if fits:  # the smallest that is large enough, its first ``size`` numbers
+                i = min(fits, key=lambda i: self.free[i].size)
+                return self.free.pop(i)[:size].reshape(shape)
+        return np.empty(shape, np.uint64)
+
+    def give(self, arrays: list[np.ndarray]) -> None:
+        """Arrays from :meth:`take`, no longer used."""
+        with self.lock:
+            self.free.extend((a if a.base is None else a.base).reshape(-1) for a in arrays)
+            while self.free and sum(a.nbytes for a in self.free) > self.budget:
+                self.free.pop(0)
+
+
+BUFFERS = _Buffers(BUFFER_BYTES)
 
 
 def zone_table(zone: str, cards: Sequence[str], formulas: Sequence[Formula]) -> np.ndarray:

@@ -21,7 +21,8 @@ MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistenc
            "spec.machine", "spec.names", "spec.checks", "spec.logschema", "spec.expr", "spec.exprgen",
            "checker.textout", "checker.nextmoves", "checker.recover", "checker.fmt", "checker.fmtlayout",
            "checker.typed", "checker.yamltext", "checker.interrupts", "checker.logedit", "checker.table",
-           "checker.sheet", "checker.comments", "checker.reportgraph", "checker.htmlreport", "solver.entropy"]
+           "checker.sheet", "checker.comments", "checker.reportgraph", "checker.htmlreport", "solver.entropy",
+           "solver.zones", "solver.zonetable", "solver.smallsets"]
 
 
 @pytest.mark.parametrize("name", MODULES)

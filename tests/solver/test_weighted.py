@@ -372,3 +372,30 @@ def test_rival_lies_at_random_weigh_as_the_plain_enumeration(tmp_path, seat):
             assert k.zone_probabilities()[c][z] == pytest.approx(float(q), abs=1e-9), (c, z)
     brute = BruteKnowledge.initial(rep.deal).with_facts(facts)
     assert brute.probabilities() == pytest.approx({c: float(mass.get(c, 0) / total) for c in brute.probabilities()})
+
+
+@pytest.mark.parametrize("path", ["small sets", "every subset"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_zone_engine_weighs_as_the_plain_enumeration_by_either_way_of_counting_the_envelope(
+        path, seed, monkeypatch):
+    """The envelope counted through its small sets or through every subset of its cards
+    (solver/zones.py), with the card shown weighed, and a weighed fact on the envelope itself
+    (a player looks at an envelope card drawn at random among two named ones)."""
+    from ruleslawyer.solver import zones
+
+    monkeypatch.setattr(zones, "_SMALL_MIN_CARDS", 0 if path == "small sets" else 64)
+    monkeypatch.setattr(zones, "_SMALL_SHARE", 0 if path == "small sets" else 1)
+    for deal in DECKS:
+        true, records = a_game(deal, seed, suggestions=6)
+        fitting, exact = expected(deal, records, "Ann")
+        k = ZoneKnowledge.initial(deal).with_facts(facts_of(records, "Ann"))
+        assert k.count() == fitting
+        close(k.zone_probabilities(), exact, deal)
+    deal = DECKS[0]
+    true, records = a_game(deal, seed, suggestions=4)
+    named = [c for c in deal.cards if true[c] == ENVELOPE][:1] + ["w2" if true["w2"] != ENVELOPE else "w3"]
+    looked = Fact(count(named, {ENVELOPE}) >= 1, frozenset({"Ann"}), likelihood=count(named, {ENVELOPE}))
+    facts = facts_of(records, "Ann") + [looked]
+    slow, fast = BruteKnowledge.initial(deal).with_facts(facts), ZoneKnowledge.initial(deal).with_facts(facts)
+    assert fast.count() == slow.count()
+    close(fast.zone_probabilities(), slow.zone_probabilities(), deal)

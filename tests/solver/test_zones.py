@@ -162,3 +162,47 @@ def test_facts_naming_every_card_of_one_hand_are_counted_exactly():
                 by_envelope[s, w, r] = comb(12, 6) - comb(12 - len(named), 6)
     assert not k.estimate and k.count() == sum(by_envelope.values())
     assert k.zone_counts()["s3"][ENVELOPE] == sum(n for e, n in by_envelope.items() if "s3" in e)
+
+
+SOLUTION_PATHS = {"small sets": (0, 0), "every subset": (64, 1)}  # (_SMALL_MIN_CARDS, _SMALL_SHARE)
+
+
+@pytest.fixture(params=sorted(SOLUTION_PATHS))
+def solution_path(request, monkeypatch):
+    """The solution zone counted through its small sets only, or through a table of every subset."""
+    from ruleslawyer.solver import zones
+
+    least, share = SOLUTION_PATHS[request.param]
+    monkeypatch.setattr(zones, "_SMALL_MIN_CARDS", least)
+    monkeypatch.setattr(zones, "_SMALL_SHARE", share)
+    return request.param
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_either_solution_path_agrees_with_enumeration_from_every_seat(solution_path, data):
+    deal = data.draw(st.sampled_from(SMALL + MEDIUM))
+    _world, facts = data.draw(clue_games(deal, max_moves=10, corrupt=5))
+    for seat in SEATS:
+        agree(deal, seen_by(facts, seat), BruteKnowledge if len(deal.cards) == 9 else FullKnowledge)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_full_deck_small_sets_agree_with_every_subset(data):
+    """On the 21 cards the two ways of counting the envelope give the same counts per card and zone."""
+    from ruleslawyer.solver import zones
+
+    deal = full_deck(data.draw(st.sampled_from([3, 6])))
+    _world, facts = data.draw(clue_games(deal, max_moves=12))
+    seen = seen_by(facts, data.draw(st.sampled_from(["spectator", "Ann"])))
+    small = ZoneKnowledge.initial(deal).with_facts(seen)
+    answers = small.count(), small.zone_counts(), sorted(map(sorted, small.solutions(400) or []))
+    saved = zones._SMALL_MIN_CARDS
+    zones._SMALL_MIN_CARDS = 64
+    try:
+        dense = ZoneKnowledge.initial(deal).with_facts(seen)
+        assert (dense.count(), dense.zone_counts(), sorted(map(sorted, dense.solutions(400) or []))) == answers
+    finally:
+        zones._SMALL_MIN_CARDS = saved
