@@ -392,7 +392,8 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
         return budget.charge(budget.know(k, facts))
 
     keys = [_key(p.seen) for p in paths]
-    counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition)
+    each_its_own = base.solution_count() == base.count()  # each world its own solution
+    counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own)
     if counted is None:
         return None
     says: dict[str, tuple[str, ...]] = {}
@@ -407,7 +408,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     mv.counted_by = "marginal"
     if mv.bits <= EPS:
         mv.solution_bits = 0.0
-    elif base.solution_count() == base.count():
+    elif each_its_own:
         mv.solution_bits = mv.bits
     elif counted.solution_bits is not None:
         mv.solution_bits = counted.solution_bits

@@ -18,17 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.checker.log import parse_log
-from ruleslawyer.checker.replay import replay
 from ruleslawyer.lab.advice import _key, move_paths, value_moves
 from ruleslawyer.lab.bots import Turn
-from ruleslawyer.lab.engine import Lab
 from ruleslawyer.lab.outcomes import count_shape
-from ruleslawyer.lab.suggest import position
 from ruleslawyer.solver.engines import initial, rebuild
 from ruleslawyer.solver.marginal import by_value, card_shares, solution_shares
 from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
 from ruleslawyer.spec.facts import Atom, Fact, count, member
+
+from .test_advice import _setting as setting
 
 ROOT = Path(__file__).resolve().parents[2]
 ALIBI = ROOT / "examples" / "perfect-alibi" / "clean-3p.yaml"
@@ -75,15 +73,11 @@ def test_marginal_matches_itertools():
 
 # -- a Perfect Alibi position: every legal move ----------------------------------------------
 def _setting(path: Path, at: int):
-    log, rules = parse_log(str(path))
-    rep = replay(log, rules)
-    lab = Lab(rules)
-    state, mover, kinds = position(rep, lab, at)
-    facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
-    return rep, lab, state, mover, kinds, facts
+    rep, lab, turn, facts = setting(path, at)
+    return rep, lab, turn.state, turn.actor, turn.kinds, facts
 
 
-def _seat_worlds(deal, facts, seat_zone):
+def seat_worlds(deal, facts, seat_zone):
     """Every deal fitting the seat's facts: the seat's own zone's cards (the facts pin them)
     fixed, the others dealt every way."""
     deck = deal.decks[0]
@@ -105,7 +99,7 @@ def _entropy(ps):
     return -sum(p * math.log2(p) for p in ps if p > 0)
 
 
-def _plain(worlds, paths, solution_zones):
+def plain_values(worlds, paths, solution_zones):
     """Each seat observation's chance, I(world; obs), I(solution; obs) and the worlds left."""
     keys = [_key(p.seen) for p in paths]
     dist, left = defaultdict(float), defaultdict(int)
@@ -171,12 +165,12 @@ def test_alibi_marginal_equals_the_reference_path(alibi):
 
 def test_alibi_marginal_equals_a_plain_enumeration(alibi):
     rep, lab, state, mover, facts, fast, _slow = alibi
-    worlds = _seat_worlds(rep.deal, facts, f"hand:{mover}")
+    worlds = seat_worlds(rep.deal, facts, f"hand:{mover}")
     solution_zones = set(rep.deal.solution)
     for m in fast.moves[::4]:  # every fourth question (each takes a pass over the worlds)
         paths = move_paths(lab, state, mover, m.kind, m.args, mover)
         assert count_shape(paths) is not None
-        dist, bits, solution_bits, left, legal = _plain(worlds, paths, solution_zones)
+        dist, bits, solution_bits, left, legal = plain_values(worlds, paths, solution_zones)
         assert m.bits == pytest.approx(bits, abs=1e-9)
         assert m.solution_bits == pytest.approx(solution_bits, abs=1e-9)
         assert m.legal == pytest.approx(legal)
