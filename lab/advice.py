@@ -51,7 +51,7 @@ from ..solver.errors import SolverError
 from ..solver.frame import project
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
-from ..spec.facts import Fact, count
+from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
 from .bots import Turn
 from .engine import Lab
@@ -380,6 +380,15 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
               solutions: list[frozenset[str]] | None, pending: list[_Pending]) -> MoveValue | None:
     """The move valued from the marginal of the one count its paths observe
     (:mod:`lab.outcomes`); None when they do not reduce to one (the reference path answers)."""
+    # paths whose facts and view are the same are possible in the same worlds and look the same:
+    # when each such class has as many paths, one path per class gives every look the same share
+    classes: dict[tuple[str, str], list[Path]] = {}
+    for p in paths:
+        if not any(f.formula == FALSE for f in p.facts):  # a path never possible weighs nothing
+            classes.setdefault((_key(p.facts), _key(p.seen)), []).append(p)
+    if len({len(c) for c in classes.values()}) > 1:
+        return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
+    paths = [c[0] for c in classes.values()]
     shape = count_shape(paths)
     if shape is None:
         return None
