@@ -28,6 +28,12 @@ the deal), then uncertain claims by their chance of being right, then moves
 that observe nothing (unranked, ``ranked_by: none``).  Nothing here names a
 game.
 
+A move whose paths are the values of one count (and the card shown among
+those counted) is valued from that count's marginal (:mod:`lab.outcomes`,
+``counted_by: marginal``): one knowledge per value instead of one per
+outcome; every other move by the reference path below (``paths``), which
+``value_moves(marginals=False)`` uses for every move.
+
 Work is bounded by a budget of solver counts (:data:`MAX_COUNTS`; each distinct
 knowledge, the seat's facts plus a set of a path's facts, is counted once and
 remembered).  The choices are valued in a seeded random order; when the budget
@@ -51,10 +57,11 @@ from ..solver.errors import SolverError
 from ..solver.frame import project
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
-from ..spec.facts import Fact, count
+from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
 from .bots import Turn
 from .engine import Lab
+from .outcomes import count_shape, value_counted
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
            "MAX_PATHS", "SOLUTION_LIMIT", "MAX_COUNTS", "SPECTATOR"]
@@ -151,6 +158,7 @@ class MoveValue:
     world_kind: str = "deals"      # what worlds_left counts: whole deals or solutions
     ranked_by: str = "none"
     rank: int = 0
+    counted_by: str = "paths"      # "marginal": from one count's marginal (lab.outcomes); "paths": per outcome
 
     @property
     def observes(self) -> bool:
@@ -160,7 +168,7 @@ class MoveValue:
         return {"rank": self.rank, "kind": self.kind, "choices": self.args, "ranked_by": self.ranked_by,
                 "bits": self.bits, "solution_bits": self.solution_bits, "right": self.right,
                 "wrong": self.wrong, "worlds_left": self.worlds_left, "legal": self.legal,
-                "exact": self.exact, "world_kind": self.world_kind, "answers": [a.to_json() for a in self.answers]}
+                "exact": self.exact, "world_kind": self.world_kind, "counted_by": self.counted_by, "answers": [a.to_json() for a in self.answers]}
 
 
 @dataclass
@@ -374,9 +382,59 @@ class _Pending:
     solutions: list[frozenset[str]]
 
 
+def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
+              solutions: list[frozenset[str]] | None, pending: list[_Pending]) -> MoveValue | None:
+    """The move valued from the marginal of the one count its paths observe
+    (:mod:`lab.outcomes`); None when they do not reduce to one (the reference path answers)."""
+    # paths whose facts and view are the same are possible in the same worlds and look the same:
+    # when each such class has as many paths, one path per class gives every look the same share
+    classes: dict[tuple[str, str], list[Path]] = {}
+    for p in paths:
+        if not any(f.formula == FALSE for f in p.facts):  # a path never possible weighs nothing
+            classes.setdefault((_key(p.facts), _key(p.seen)), []).append(p)
+    if len({len(c) for c in classes.values()}) > 1:
+        return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
+    paths = [c[0] for c in classes.values()]
+    shape = count_shape(paths)
+    if shape is None:
+        return None
+    budget = mass.budget
+    total = mass(base)
+    if total == 0:
+        return None
+
+    def condition(k: Knowledge, facts: list[Fact]) -> Knowledge:
+        return budget.charge(budget.know(k, facts))
+
+    keys = [_key(p.seen) for p in paths]
+    each_its_own = base.solution_count() == base.count()  # each world its own solution
+    counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own)
+    if counted is None:
+        return None
+    says: dict[str, tuple[str, ...]] = {}
+    for p, k in zip(paths, keys):
+        says.setdefault(k, tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen)))
+    h_x = _entropy(counted.dist.values())
+    mv.bits = max(0.0, h_x - counted.h_given_world)
+    mv.legal = counted.legal
+    mv.answers = sorted((Answer(says[k], q, counted.left[k]) for k, q in counted.dist.items() if q > 0),
+                        key=lambda a: -a.probability)
+    mv.worlds_left = sum(a.probability * a.worlds_left for a in mv.answers)
+    mv.counted_by = "marginal"
+    if mv.bits <= EPS:
+        mv.solution_bits = 0.0
+    elif each_its_own:
+        mv.solution_bits = mv.bits
+    elif counted.solution_bits is not None:
+        mv.solution_bits = counted.solution_bits
+    elif solutions is not None and len(solutions) * len({_key(p.facts) for p in paths}) <= SOLUTION_BUDGET:
+        pending.append(_Pending(mv, base, paths, h_x, solutions))
+    return mv
+
+
 def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, Any], paths: list[Path],
            solutions: list[frozenset[str]] | None, claim: Any,
-           pending: list[_Pending]) -> MoveValue | None:
+           pending: list[_Pending], marginals: bool = True) -> MoveValue | None:
     mv = MoveValue(kind, args, paths[0].plays[0], world_kind=base.worlds)
     budget = mass.budget
     if claim is not None:
@@ -384,6 +442,8 @@ def _value(turn: Turn, base: Knowledge, mass: _Mass, kind: str, args: dict[str, 
         mv.right, mv.wrong = right, 1.0 - right
     if not any(p.seen for p in paths):
         return mv  # the seat observes nothing of it
+    if marginals and _by_count(mv, base, mass, paths, solutions, pending) is not None:
+        return mv
     conds: dict[str, Knowledge] = {}
     found = _distribution(base, mass, paths, conds)
     if found is None:
@@ -505,7 +565,8 @@ class _Choice:
 
 
 def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
-         listed: dict[int, list[frozenset[str]] | None], pending: list[_Pending]) -> MoveValue | str | None:
+         listed: dict[int, list[frozenset[str]] | None], pending: list[_Pending],
+         marginals: bool = True) -> MoveValue | str | None:
     """One legal choice valued: its value, "hopeless" (a claim that cannot be right) or None (no
     world allows it); :class:`_Spent` when the budget runs out."""
     lab, state, kind, args, paths = turn.lab, turn.state, c.kind, c.args, c.paths
@@ -521,12 +582,12 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
     base = bases.for_facts(facts + ([Fact(claim)] if claim is not None else []))
     if id(base) not in listed:
         listed[id(base)] = mass.budget.charge(base).solutions(SOLUTION_LIMIT)
-    return _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim, pending)
+    return _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim, pending, marginals)
 
 
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
-                budget: int | None = None, seed: int = 0) -> Advice:
+                budget: int | None = None, seed: int = 0, marginals: bool = True) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -534,7 +595,9 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     seat nothing (it observes nothing, claims nothing, and no move is obliged after it), only
     this many choices, sampled (a bot that only needs one of them).  ``budget``: solver counts
     at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
-    drawn with ``seed`` (``Advice.sampled``)."""
+    drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
+    of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
+    the reference path, one count per outcome (the two give the same values)."""
     lab, state = turn.lab, turn.state
     seat = turn.actor if seat is None else seat
     if turn.view is None:
@@ -573,7 +636,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         listed: dict[int, list[frozenset[str]] | None] = {}
         for c in order:
             try:
-                got = _one(turn, c, bases, mass, listed, pending)
+                got = _one(turn, c, bases, mass, listed, pending, marginals)
             except _Spent:
                 break
             valued += 1

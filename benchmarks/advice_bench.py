@@ -1,0 +1,114 @@
+"""Move advice: every legal choice of one kind valued from a seat, three ways side by side.
+
+    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--json]
+
+For each case (a bundled log, a move, the kind of move valued), the CPU time
+(this process, ``time.process_time``) of:
+
+* ``paths`` — listing every legal choice and every way it may end
+  (:func:`lab.advice.move_paths`: completions through the rule checks);
+* ``marginal`` — :func:`lab.advice.value_moves` as shipped: a move whose
+  outcomes are the values of one count valued from that count's marginal
+  (:mod:`lab.outcomes`; one knowledge per value of the count);
+* ``reference`` — the same with ``marginals=False``: one solver count per
+  outcome (and per solution for the information about the solution);
+* ``plain`` — a plain enumeration of the same values: every deal the seat
+  cannot rule out listed with itertools, each move's paths tried in each
+  (only where the seat's deals are few enough: ``plain_worlds``).
+
+Both advice runs have an unbounded budget (every choice valued); the solver
+counts each asked for are printed.  ``paths`` is part of both advice times.
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from ruleslawyer.checker.log import parse_log
+from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab.advice import move_paths, value_moves
+from ruleslawyer.lab.bots import Turn
+from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
+from ruleslawyer.lab.suggest import position
+from ruleslawyer.solver.engines import initial
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.lab.test_outcomes import plain_values, seat_worlds  # noqa: E402  (the tests' plain enumeration)
+#: name -> (log, after move, kind valued, the plain enumeration's deals: "hand" (the seat's hand pinned) or None)
+CASES = {
+    "alibi-5p": ("examples/perfect-alibi/clean-5p.yaml", 13, "ask", None),
+    "alibi-3p": ("examples/perfect-alibi/clean-3p.yaml", 24, "ask", "hand"),
+    "lady-4p-start": ("examples/lady-alice/clean-4p.yaml", 0, "suspect", None),
+    "lady-4p": ("examples/lady-alice/clean-4p.yaml", 4, "accuse", None),
+}
+
+
+def run(name: str, plain: bool) -> dict:
+    path, at, kind, plain_kind = CASES[name]
+    log, rules = parse_log(str(ROOT / path))
+    rep = replay(log, rules)
+    lab = Lab(rules)
+    state, mover, kinds = position(rep, lab, at)
+    facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
+    out: dict = {"case": name, "log": path, "after_move": at, "seat": mover, "kind": kind}
+    t = time.process_time()
+    listed = [c for c in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
+    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover)] if p]
+    out["paths_s"] = round(time.process_time() - t, 3)
+    out["choices"] = len(legal)
+    values = {}
+    for label, marginals in (("marginal", True), ("reference", False)):
+        view = initial(rep.deal).with_facts(facts)
+        turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
+        t = time.process_time()
+        adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals)
+        out[f"{label}_s"] = round(time.process_time() - t, 3)
+        out[f"{label}_counts"] = adv.counts
+        out[f"{label}_solution_counted"] = sum(m.solution_bits is not None for m in adv.moves)
+        if marginals:
+            out["by_marginal"] = sum(m.counted_by == "marginal" for m in adv.moves)
+            values = {repr(m.args): (m.bits, m.solution_bits) for m in adv.moves}
+    if plain and plain_kind == "hand":
+        t = time.process_time()
+        worlds = seat_worlds(rep.deal, facts, f"hand:{mover}")
+        worst = 0.0
+        for c, paths in legal:
+            _dist, bits, sbits, _left, _legal = plain_values(worlds, paths, set(rep.deal.solution))
+            got = values.get(repr(c))
+            if got is not None and got[1] is not None:
+                worst = max(worst, abs(got[0] - bits), abs(got[1] - sbits))
+        out["plain_s"] = round(time.process_time() - t, 3)
+        out["plain_worlds"] = len(worlds)
+        out["plain_worst_difference_bits"] = worst
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--case", action="append", choices=sorted(CASES), help="a case (all by default)")
+    ap.add_argument("--no-plain", action="store_true", help="skip the plain enumeration")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    rows = [run(n, not args.no_plain) for n in (args.case or list(CASES))]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    for r in rows:
+        plain = (f"; plain {r['plain_s']} s over {r['plain_worlds']} deals (worst difference "
+                 f"{r['plain_worst_difference_bits']:.1e} bits)" if "plain_s" in r else "")
+        print(f"{r['case']} ({r['log']} after move {r['after_move']}, {r['seat']}, {r['choices']} {r['kind']}): "
+              f"paths {r['paths_s']} s; marginal {r['marginal_s']} s ({r['marginal_counts']} counts, "
+              f"{r['by_marginal']} by marginal, solution bits for {r['marginal_solution_counted']}); "
+              f"reference {r['reference_s']} s ({r['reference_counts']} counts, solution bits for "
+              f"{r['reference_solution_counted']}){plain}")
+
+
+if __name__ == "__main__":
+    main()

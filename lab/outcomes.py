@@ -1,0 +1,258 @@
+"""A move's outcomes read from the solver's marginal of one count, not one count per outcome.
+
+Many moves let the table observe one number: how many of a set of cards
+lie in a set of zones (a :class:`~ruleslawyer.spec.facts.Lin` of weight 1 on
+each card), and perhaps, to some players, which one of those cards it was.
+:func:`count_shape` recognises this from the ways a move may end (its paths,
+:func:`lab.advice.move_paths`), with no game's name: every fact of every path
+is "the count is v", a bound on the same count that "the count is v"
+implies, or "card c lies in those zones" for a card c the count names; the
+paths of one value either name no card (one path) or one path per card the
+count names.
+
+In a world where the count is v, the paths possible are then the one of v
+(no card) or the v of the cards that lie there (uniformly, as
+:mod:`lab.advice`'s model has it), so :func:`value_counted` weighs every
+outcome from :func:`solver.marginal.by_value`: one knowledge per value of
+the count (and, when the seat sees the card and the solution is one card,
+one per value and card for the information about the solution).  It gives
+exactly what :mod:`lab.advice`'s reference path gives, or None when the
+shape does not fit (the caller then uses the reference path).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..solver.engine import Knowledge
+from ..solver.marginal import Slice, by_value, card_shares, counted_cards, solution_shares
+from ..spec.facts import OPS, Atom, Const, Fact, Lin
+
+__all__ = ["CountShape", "Counted", "count_shape", "value_counted"]
+
+EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class CountShape:
+    """The paths of a move as values of one count (see the module's docstring)."""
+
+    lin: Lin
+    cards: frozenset[str]
+    zones: frozenset[str]
+    groups: dict[int, tuple[tuple[int, str | None], ...]]   # value -> (path index, card named or None)
+
+
+@dataclass
+class Counted:
+    """What :func:`value_counted` gives for one move, by the seat's observation key."""
+
+    dist: dict[str, float]          # key -> probability (among worlds where the move is possible)
+    h_given_world: float            # H(observation | world), bits
+    legal: float                    # the share of the seat's prior mass where some path is possible
+    left: dict[str, int]            # key -> worlds left after it
+    solution_bits: float | None     # I(solution; observation) when counted here
+
+
+def _path_parts(facts: Sequence[Fact]) -> tuple[Lin, int, list[Atom], str | None] | None | bool:
+    """(the count, its value, bounds on the same count, the card named) of one path; False when
+    a fact can never hold (the path is never possible); None when the path does not fit."""
+    eqs: list[Atom] = []
+    others: list[Atom] = []
+    for f in facts:
+        if f.likelihood is not None:
+            return None
+        g = f.formula
+        if isinstance(g, Const):
+            if not g.truth:
+                return False
+            continue
+        if not isinstance(g, Atom):
+            return None
+        (eqs if g.op == "==" and g.lin.constant == 0 and len(g.lin.terms) > 1 else others).append(g)
+    if len(eqs) != 1 and not (len(eqs) == 0 and others):
+        return None
+    if not eqs:  # a count of one card: "== v" on it is the count itself
+        singles = [a for a in others if a.op == "=="]
+        if len(singles) != 1:
+            return None
+        eqs = singles
+        others = [a for a in others if a is not singles[0]]
+    main = eqs[0]
+    bounds: list[Atom] = []
+    card = None
+    for a in others:
+        if a.lin.same(main.lin):
+            bounds.append(a)
+        elif len(a.lin.terms) == 1 and a.op == "==" and a.value == 1 and a.lin.terms[0][2] == 1 \
+                and card is None:
+            card = a.lin.terms[0][0]
+            zones = a.lin.terms[0][1]
+            if not main.lin.terms or zones != main.lin.terms[0][1]:
+                return None
+        else:
+            return None
+    return main.lin, main.value, bounds, card
+
+
+def count_shape(paths: Sequence) -> CountShape | None:
+    """The paths' facts as values of one count (see the module's docstring), or None."""
+    lin: Lin | None = None
+    groups: dict[int, list[tuple[int, str | None]]] = {}
+    for i, p in enumerate(paths):
+        parts = _path_parts(p.facts)
+        if parts is None:
+            return None
+        if parts is False:
+            continue
+        plin, v, bounds, card = parts  # type: ignore[misc]
+        if lin is None:
+            lin = plin
+        elif not lin.same(plin):
+            return None
+        if not all(OPS[b.op](v, b.value) for b in bounds):
+            return None  # a bound the value does not imply: not this shape
+        groups.setdefault(v, []).append((i, card))
+    if lin is None:
+        return None
+    counted = counted_cards(lin)
+    if counted is None:
+        return None
+    cards, zones = counted
+    for v, members in groups.items():
+        named = [c for _i, c in members]
+        if named == [None]:
+            continue
+        if None in named or v < 1 or len(set(named)) != len(named) or set(named) != set(cards):
+            return None
+    return CountShape(lin, cards, zones, {v: tuple(m) for v, m in groups.items()})
+
+
+def _entropy(ps) -> float:
+    return max(0.0, -sum(p * math.log2(p) for p in ps if p > 0))
+
+
+def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base: Knowledge,
+                  total: float, sizes, condition: Callable[[Knowledge, list[Fact]], Knowledge],
+                  solution: bool = True) -> Counted | None:
+    """The move's outcomes from the marginal of its count over ``base`` (prior mass ``total``):
+    each seat observation's chance (``keys``: the seat's key of each path), H(observation |
+    world), the share where the move is possible, the worlds left after each observation and,
+    when ``solution`` and it can be told from the marginal, I(solution; observation).  None when
+    the seat's view of the paths does not fit (the caller's reference path answers then).
+    ``condition(k, facts)`` makes (and counts) a knowledge: every count goes through it."""
+    slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition)}
+    carded = any(c is not None for m in shape.groups.values() for _i, c in m)
+    if carded and sizes is not None:
+        return None  # worlds weigh differently: a card's chance is not a share of the count
+    shares: dict[int, dict[str, float]] = {}
+    # each path's probability (before dividing by the legal mass), and the within-world entropy
+    prob: dict[int, float] = {}
+    h_w = 0.0
+    legal = 0.0
+    for v, members in shape.groups.items():
+        s = slices.get(v)
+        if s is None:
+            continue
+        legal += s.mass
+        if members[0][1] is None:
+            prob[members[0][0]] = s.mass
+            continue
+        got = card_shares(s, shape.cards, shape.zones)
+        if got is None:
+            return None
+        shares[v] = got
+        ks = {keys[i] for i, _c in members}
+        if len(ks) == 1:
+            h = 0.0
+        elif len(ks) == len(members):
+            h = math.log2(v)
+        else:
+            return None
+        h_w += s.mass * h
+        for i, c in members:
+            prob[i] = s.mass * got[c] / v  # type: ignore[index]
+    if legal <= 0:
+        return None
+    dist: dict[str, float] = {}
+    for i, q in prob.items():
+        dist[keys[i]] = dist.get(keys[i], 0.0) + q / legal
+    left = {}
+    for k in dist:
+        i = next(j for j in prob if keys[j] == k)
+        left[k] = _left(shape, paths[i].seen, slices)
+        if left[k] is None:
+            return None
+    sol = _solution_bits(shape, keys, prob, slices, shares, legal, condition) if solution else None
+    return Counted(dist, h_w / legal, legal / total, left, sol)  # type: ignore[arg-type]
+
+
+def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice]) -> int | None:
+    """Worlds left after the seat sees ``seen`` (facts of the shape)."""
+    bounds: list[Atom] = []
+    card = None
+    for f in seen:
+        g = f.formula
+        if isinstance(g, Const):
+            continue
+        if g.lin.same(shape.lin):  # type: ignore[union-attr]
+            bounds.append(g)  # type: ignore[arg-type]
+        else:
+            card = g.lin.terms[0][0]  # type: ignore[union-attr]
+    n = 0.0
+    for v, s in slices.items():
+        if all(OPS[b.op](v, b.value) for b in bounds):
+            if card is None:
+                n += s.count
+            else:
+                got = card_shares(s, frozenset([card]), shape.zones)
+                if got is None:
+                    return None
+                n += s.count * got[card]
+    return int(round(n))
+
+
+def _solution_bits(shape: CountShape, keys: Sequence[str], prob: dict[int, float],
+                   slices: dict[int, Slice], shares: dict[int, dict[str, float]], legal: float,
+                   condition: Callable[[Knowledge, list[Fact]], Knowledge]) -> float | None:
+    """I(solution; observation) when the solution is one card (each solution's share read from
+    the knowledge with the count fixed, and the card named when the seat sees it); else None."""
+    some = next(iter(slices.values()), None)
+    if some is None:
+        return None
+    # joint[key][solution card] = P(key, solution)
+    joint: dict[str, dict[str, float]] = {}
+    for v, members in shape.groups.items():
+        s = slices.get(v)
+        if s is None:
+            continue
+        per = solution_shares(s)
+        if abs(sum(per.values()) - 1.0) > 1e-6:
+            return None  # not a one-card solution
+        distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
+        for i, c in members:
+            if i not in prob or prob[i] <= 0:
+                continue
+            if distinct:
+                kc = condition(s.knowledge, [Fact(Lin(((c, shape.zones, 1),)) == 1)])  # type: ignore[arg-type]
+                if not kc.consistent():
+                    continue
+                per_c = solution_shares(Slice(v, kc, 0, 0.0))
+            else:
+                per_c = per
+            row = joint.setdefault(keys[i], {})
+            for card, q in per_c.items():
+                if q > 0:
+                    row[card] = row.get(card, 0.0) + prob[i] / legal * q
+    by_solution: dict[str, dict[str, float]] = {}
+    for k, row in joint.items():
+        for card, q in row.items():
+            by_solution.setdefault(card, {})[k] = q
+    h_x = _entropy(sum(row.values()) for row in joint.values())
+    h_s = 0.0
+    for card, row in by_solution.items():
+        w = sum(row.values())
+        h_s += w * _entropy(q / w for q in row.values())
+    return max(0.0, h_x - h_s)

@@ -1,0 +1,107 @@
+"""The distribution of one count of cards over a knowledge's worlds: a marginal, by value.
+
+What a question lets the table observe is often one number: how many of a
+set of cards lie in a set of zones (a :class:`~ruleslawyer.spec.facts.Lin`
+with weight 1 on each card, no constant).  Its distribution over the worlds
+a knowledge leaves, jointly with where each named card lies and with the
+solution, is what a move's value needs; :func:`by_value` gives it with one
+engine pass per value the count can take (the knowledge with the count
+fixed), in whichever engine answers the knowledge, instead of one count per
+answer of every way a move may end.
+
+* :func:`by_value` — each value the count takes in some world: the
+  knowledge with the count fixed there, its worlds and its prior mass.
+* :func:`card_shares` — for one value, each named card's chance of lying in
+  the zones (None when the engine does not tell zones apart).
+* :func:`solution_shares` — for one value, each card's chance of being in the
+  solution.
+
+Nothing here names a game.
+
+>>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
+>>> from ruleslawyer.spec.facts import count
+>>> from ruleslawyer.solver.engines import rebuild
+>>> deck = Deck("d", tuple("abcd"), (Zone("x", "x", None, 1), Zone("h", "h", "Ann", 2, "owner"),
+...                                  Zone("r", "r", None, 1)))
+>>> k = rebuild(Deal((deck,), solution=("x",)))
+>>> [(s.value, s.count) for s in by_value(k, count("ab", {"h"}))]
+[(0, 2), (1, 8), (2, 2)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from ..spec.facts import Fact, Lin
+from .engine import Knowledge
+from .weights import prior_mass
+
+__all__ = ["Slice", "counted_cards", "by_value", "card_shares", "solution_shares"]
+
+#: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
+Condition = Callable[[Knowledge, list[Fact]], Knowledge]
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The worlds of a knowledge where the count takes one value."""
+
+    value: int
+    knowledge: Knowledge
+    count: int        # worlds (of the knowledge's kind: deals or solutions)
+    mass: float       # their prior mass (the count when every world weighs the same)
+
+
+def counted_cards(lin: Lin) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(cards, zones) when ``lin`` is "how many of these cards lie in these zones" (weight 1
+    each, one set of zones, no constant); else None."""
+    if lin.constant != 0 or not lin.terms:
+        return None
+    zones = lin.terms[0][1]
+    if any(w != 1 or z != zones for _c, z, w in lin.terms):
+        return None
+    return frozenset(c for c, _z, _w in lin.terms), zones
+
+
+def _plain(base: Knowledge, facts: list[Fact]) -> Knowledge:
+    return base.with_facts(facts)
+
+
+def by_value(k: Knowledge, lin: Lin, sizes: Mapping[tuple[int, ...], int] | None = None,
+             condition: Condition | None = None) -> list[Slice]:
+    """Every value ``lin`` takes in some world of ``k``, with its worlds (``sizes``: the deal's
+    :func:`~ruleslawyer.solver.weights.pattern_sizes`, for the prior mass; ``condition``: how a
+    knowledge with a fact added is made, ``k.with_facts`` by default)."""
+    make = condition or _plain
+    lo, hi = lin.bounds()
+    counted = counted_cards(lin)
+    if counted is not None:  # no more than the zones hold
+        hi = min(hi, sum(z.size for d in k.deal.decks for z in d.zones if z.id in counted[1]))
+    out = []
+    for v in range(lo, hi + 1):
+        kv = make(k, [Fact(lin == v)])
+        n = kv.count()
+        if n:
+            out.append(Slice(v, kv, n, prior_mass(kv, dict(sizes) if sizes else None, n)))
+    return out
+
+
+def card_shares(s: Slice, cards: frozenset[str], zones: frozenset[str]) -> dict[str, float] | None:
+    """Each of ``cards``' chance of lying in ``zones`` in the worlds of ``s`` (None: the engine
+    does not tell these zones apart)."""
+    zp = s.knowledge.zone_probabilities()
+    if zp is None:
+        return None
+    out = {}
+    for c in cards:
+        where = zp.get(c)
+        if where is None or any(z not in where for z in zones):
+            return None
+        out[c] = float(sum(where[z] for z in zones))
+    return out
+
+
+def solution_shares(s: Slice) -> dict[str, float]:
+    """Each card's chance of being in the solution, in the worlds of ``s``."""
+    return {c: float(p) for c, p in s.knowledge.probabilities().items()}
