@@ -92,16 +92,16 @@ def add_commands(sub: Any) -> None:
                "Restricted play (Jaffe et al. 2012): for each restriction, the first bot of --bots with the "
                "restriction's filter plays at a rotated seat against the others, and the same games unrestricted "
                "are the baseline; each loss of win rate comes with Newcombe's 95 % interval.",
-               ["ruleslawyer value perfect-alibi --restrict-by assistant --games 100 --seed 1",
-                "ruleslawyer value lady-alice --restrict-by place.value --games 50 --plots value-plots",
-                "ruleslawyer value {game} --restrict \"no-final=move.via == 'final'\" --games 40 --format json"])
+               ["ruleslawyer value {game} --restrict-by KIND.PARAMETER --games 60 --seed 1",
+                "ruleslawyer value {game} --restrict \"no-pass=kind == 'pass'\" --games 50 --plots out",
+                "ruleslawyer value {game} --restrict-by PARAMETER --games 20 --format json"])
     _run_options(val, value=True)
     val.add_argument("--restrict", action="append", default=[], metavar="NAME=EXPR",
                      help="a restriction: its name and a move filter the restricted bot obeys (repeatable), "
-                          "e.g. --restrict \"no-cook=move.assistant == 'cook'\"")
+                          "e.g. --restrict \"no-pass=kind == 'pass'\"")
     val.add_argument("--restrict-by", action="append", default=[], metavar="PARAMETER",
                      help="one restriction per value of a mover's parameter, named as the rule file names them "
-                          "(PARAMETER in every move that has it, or KIND.PARAMETER), e.g. --restrict-by assistant")
+                          "(PARAMETER in every move that has it, or KIND.PARAMETER), e.g. --restrict-by place.value")
     val.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     prove = _sub(sub, "prove", "check properties over every reachable state up to a depth",
                  "Properties written in the rule language, checked over every state reachable within the "
@@ -404,7 +404,7 @@ def _restrictions(args: argparse.Namespace, rules: Any) -> list[Any]:
             found.extend(made if isinstance(made, list) else [made])
     if not found:
         raise _arg_error("--restrict", "name a restriction: --restrict NAME=EXPR or --restrict-by PARAMETER "
-                                       "(e.g. --restrict-by assistant)")
+                                       "(e.g. --restrict-by KIND.PARAMETER)")
     if len(found) > MAX_RESTRICTIONS:
         raise _arg_error("--restrict", f"{len(found)} restrictions: at most {MAX_RESTRICTIONS} a run")
     labels = [r.label for r in found]

@@ -62,7 +62,7 @@ def parse_restriction(text: str, rules: Ruleset) -> Restriction:
     """``NAME=EXPR``: a label and a filter, the filter checked against the rules."""
     name, eq, expr = text.partition("=")
     if not eq or not name.strip():
-        raise RestrictionError("a restriction is NAME=EXPR, e.g. \"no-cook=move.assistant == 'cook'\"", 0)
+        raise RestrictionError("a restriction is NAME=EXPR, e.g. \"no-pass=kind == 'pass'\"", 0)
     try:
         parse_filter(expr, rules, len(name) + 1)
     except FilterError as exc:
