@@ -93,7 +93,7 @@ def add_commands(sub: Any) -> None:
                "restriction's filter plays at a rotated seat against the others, and the same games unrestricted "
                "are the baseline; each loss of win rate comes with Newcombe's 95 % interval.",
                ["ruleslawyer value {game} --restrict-by KIND.PARAMETER --games 60 --seed 1",
-                "ruleslawyer value {game} --restrict \"no-pass=kind == 'pass'\" --games 50 --plots out",
+                "ruleslawyer value {game} --restrict \"no-pass=kind == 'pass'\" --games 50",
                 "ruleslawyer value {game} --restrict-by PARAMETER --games 20 --format json"])
     _run_options(val, value=True)
     val.add_argument("--restrict", action="append", default=[], metavar="NAME=EXPR",
