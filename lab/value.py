@@ -31,6 +31,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..spec.diagnostics import printable
 from ..spec.model import Ruleset, decided_by
 from .filters import FilterError, parse_filter
 from .simulate import Result
@@ -199,14 +200,15 @@ def value_text(base: Result, runs: Sequence[tuple[Restriction, Result]]) -> str:
     b = wins(base)
     rb = rate_ci(sum(b), len(b))
     rows = values(base, runs)
-    lines = [f"{base.name}: the value of each restriction, {c.games} games each, seed {c.seed}, "
-             f"bots {c.bots}, at most {c.max_moves} moves",
-             "the restricted bot (the first of --bots) sits at seat i mod n in game i; the baseline plays the "
-             "same games unrestricted",
+    for r in rows:  # a label is the user's or the rule file's: escaped before it is measured
+        r["restriction"] = printable(r["restriction"])
+    lines = [f"{base.name}: the value of each restriction, {c.games} games each, seed {c.seed},",
+             f"bots {c.bots}, at most {c.max_moves} moves; the restricted bot (the first of --bots) sits",
+             "at seat i mod n in game i, the baseline plays the same games unrestricted",
              f"baseline win rate of that seat: {_pct(rb['rate'])} %  [{_pct(rb['lo'])}, {_pct(rb['hi'])}]  "
              f"({rb['k']} of {rb['n']})", "",
-             "loss = baseline - restricted win rate, in points, with Newcombe's 95 % interval; "
-             "* significant (the interval leaves out zero); p: McNemar's exact test on the paired games", ""]
+             "loss: baseline - restricted win rate, in points, with Newcombe's 95 % interval;",
+             "* significant (that interval leaves out zero); p: McNemar's exact test on the paired games", ""]
     width = max([len(r["restriction"]) for r in rows] + [11])
     lines.append(f"  {'restriction':<{width}}  {'win rate':>8}  {'[95 %]':<13}  {'loss':>6}  {'[95 %]':<14}  "
                  f"{'p':>6}  games")
@@ -228,8 +230,6 @@ def value_text(base: Result, runs: Sequence[tuple[Restriction, Result]]) -> str:
 
 def _plain(text: str) -> str:
     """A label as matplotlib draws it literally (a ``$`` would start its mathematics)."""
-    from ..spec.diagnostics import printable
-
     return printable(text).replace("\\", "\\\\").replace("$", r"\$")
 
 
