@@ -183,7 +183,8 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
     return config, rules
 
 
-def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> Any:
+def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str,
+             where: Position = Position("--bots", 1, 1)) -> Any:
     from .bots import BotError
     from .simulate import ExecutorError, Progress, run
 
@@ -194,7 +195,7 @@ def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> A
     except ExecutorError as exc:
         raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--executor", 1, 1))]) from None
     except BotError as exc:
-        raise DiagnosticError([Diagnostic("RL170", str(exc), Position("--bots", 1, 1))]) from None
+        raise DiagnosticError([Diagnostic("RL170", str(exc), where)]) from None
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -401,13 +402,13 @@ def _restrictions(args: argparse.Namespace, rules: Any) -> list[Any]:
             except RestrictionError as exc:
                 raise DiagnosticError([Diagnostic(exc.code, str(exc), Position(option, line, exc.column + 1))]) \
                     from None
-            found.extend(made if isinstance(made, list) else [made])
+            found.extend((r, Position(option, line, 1)) for r in (made if isinstance(made, list) else [made]))
     if not found:
         raise _arg_error("--restrict", "name a restriction: --restrict NAME=EXPR or --restrict-by PARAMETER "
                                        "(e.g. --restrict-by KIND.PARAMETER)")
     if len(found) > MAX_RESTRICTIONS:
         raise _arg_error("--restrict", f"{len(found)} restrictions: at most {MAX_RESTRICTIONS} a run")
-    labels = [r.label for r in found]
+    labels = [r.label for r, _where in found]
     twice = next((label for label in labels if labels.count(label) > 1), None)
     if twice is not None:
         raise _arg_error("--restrict", f"two restrictions are named {twice!r}: give each its own name")
@@ -424,10 +425,10 @@ def _value_in(args: argparse.Namespace) -> int:
     restrictions = _restrictions(args, rules)
     base = _execute(replace(config, rotate=True), rules, args, "baseline")
     runs = []
-    for k, restriction in enumerate(restrictions, 1):
+    for k, (restriction, where) in enumerate(restrictions, 1):  # a bot its filter leaves stuck: said there
         bots = restricted_bots(args.bots, restriction.expr)
         runs.append((restriction, _execute(replace(config, bots=bots, rotate=True), rules, args,
-                                           f"restriction {k} of {len(restrictions)}")))
+                                           f"restriction {k} of {len(restrictions)}", where)))
     inputs = _inputs(args)
     plots = write_folder(args.plots, render_plots(base, runs), inputs) if args.plots else []
     logs = _write_logs(base, args.logs, inputs, "-baseline")
