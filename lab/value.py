@@ -33,6 +33,7 @@ from typing import Any, Sequence
 
 from ..spec.diagnostics import printable
 from ..spec.model import Ruleset, decided_by
+from .bots import BotSpecError
 from .filters import FilterError, parse_filter
 from .simulate import Result
 from .stats import mcnemar_exact, newcombe_diff, rate_ci
@@ -44,13 +45,8 @@ __all__ = ["Restriction", "RestrictionError", "parse_restriction", "restrictions
 MAX_RESTRICTIONS = 64
 
 
-class RestrictionError(ValueError):
+class RestrictionError(BotSpecError):
     """A restriction that cannot be used: its code and the column (0-based) in its text."""
-
-    def __init__(self, message: str, column: int = 0, code: str = "RL170"):
-        super().__init__(message)
-        self.column = column
-        self.code = code
 
 
 @dataclass(frozen=True)
