@@ -424,9 +424,18 @@ def _value_in(args: argparse.Namespace) -> int:
     config, rules = _config(args, args.house)
     restrictions = _restrictions(args, rules)
     base = _execute(replace(config, rotate=True), rules, args, "baseline")
-    runs = []
-    for k, (restriction, where) in enumerate(restrictions, 1):  # a bot its filter leaves stuck: said there
+    from .bots import BotSpecError, parse_bots
+
+    tables = []
+    for restriction, where in restrictions:  # each restricted table read before any game is played
         bots = restricted_bots(args.bots, restriction.expr)
+        try:
+            parse_bots(bots, int(rules.param("players")), rules=rules)
+        except BotSpecError as exc:
+            raise DiagnosticError([Diagnostic(exc.code, f"the restricted table: {exc}", where)]) from None
+        tables.append(bots)
+    runs = []
+    for k, ((restriction, where), bots) in enumerate(zip(restrictions, tables), 1):  # a bot stuck: said there
         runs.append((restriction, _execute(replace(config, bots=bots, rotate=True), rules, args,
                                            f"restriction {k} of {len(restrictions)}", where)))
     inputs = _inputs(args)

@@ -84,6 +84,7 @@ def _cases(tmp_path):
         ["value", "lady-alice", "--games", "2", "--restrict", "a=true", "--restrict", "a=false"],
         ["value", "lady-alice", "--games", "2", "--restrict", "a=true", "--bots", "smart"],
         ["value", "lady-alice", "--variant", "3p", "--games", "1", "--restrict", "all=true", "--bots", "random"],
+        ["value", "lady-alice", "--games", "1", "--restrict", "a=" + " or ".join(["kind == 'pass'"] * 70)],
         ["prove", "lady-alice", "--property", "nowhere.yaml"],
         ["prove", "lady-alice", "--property", PROPS, "--depth", "-1"],
         ["prove", "lady-alice", "--property", PROPS, "--depth", "1000"],
