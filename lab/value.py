@@ -280,6 +280,6 @@ def render_plots(base: Result, runs: Sequence[tuple[Restriction, Result]]) -> li
     ax.set_xlim(0, 100)
     ax.set_xlabel("win rate of the restricted seat (%, Wilson 95 % interval)")
     ax.set_title("Restricted win rate against the baseline")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)  # below: clear of the points
     save(fig, "winrate")
     return written
