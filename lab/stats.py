@@ -2,9 +2,11 @@
 
 Means: normal interval ``mean ± 1.96 s / sqrt(n)``.  Rates: Wilson score
 interval.  A difference of two means: Welch's ``± 1.96 sqrt(s1²/n1 +
-s2²/n2)``; of two rates: ``± 1.96 sqrt(p1 q1 / n1 + p2 q2 / n2)``.  A
-difference is *significant* when its interval leaves out zero (each figure
-on its own: no correction for the number of figures compared).
+s2²/n2)``; of two rates: ``± 1.96 sqrt(p1 q1 / n1 + p2 q2 / n2)``, or
+Newcombe's hybrid score interval (from the two Wilson intervals: better on
+few games and at rates near 0 or 1).  A difference is *significant* when its
+interval leaves out zero (each figure on its own: no correction for the
+number of figures compared).  Paired outcomes: McNemar's exact test.
 
 >>> round(mean_ci([1, 2, 3, 4])["mean"], 2), rate_ci(5, 10)["rate"]
 (2.5, 0.5)
