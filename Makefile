@@ -27,6 +27,8 @@ demo: $(STAMP)
 	@echo "--- the variant lab: a house rule against its base, same seeds and bots (plots in lab-demo/):"
 	$(BIN)/ruleslawyer compare lady-alice --variant 3p --with two-counters --games 40 --seed 1 \
 		--bots random:accuse=0.05 --max-moves 200 --plots lab-demo --report lab-demo/report.md
+	@echo "--- what a mechanic is worth: greedy bots each forbidden one counter value, at a rotated seat (plots in lab-demo/value/):"
+	$(BIN)/ruleslawyer value lady-alice --variant 3p --restrict-by place.value --games 6 --seed 1 --plots lab-demo/value
 	@echo "--- Perfect Alibi simulated with its Rival variant (tiles drawn, questions answered, lies told):"
 	$(BIN)/ruleslawyer simulate perfect-alibi --variant 3p --house rival --games 20 --seed 1 \
 		--bots 'random:guess=0.02;accuse=0.02' --max-moves 200

@@ -1,4 +1,4 @@
-"""The variant lab's commands: ``simulate``, ``compare`` and ``prove``.
+"""The variant lab's commands: ``simulate``, ``compare``, ``value``, ``prove`` and ``suggest``.
 
 Installed beside the checker's commands through the ``ruleslawyer.commands``
 entry point (the checker names none of them).  Bad input is a positioned
@@ -32,18 +32,25 @@ MAX_WORKERS = 64
 MAX_DEPTH = 64
 
 
-def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
+def _run_options(p: argparse.ArgumentParser, compare: bool = False, value: bool = False) -> None:
     p.add_argument("rules", metavar="RULES", help="a bundled rule set or a rule file")
     p.add_argument("--variant", help="3p, 4p, 5p (or a player count)")
     add_house_option(p, "a house-rule overlay, by name or file")
     if compare:
         add_house_option(p, "an overlay that makes B from A", flag="--with", dest="with_", required=True)
-    p.add_argument("--games", type=int, required=True, metavar="N", help="games to play (per rule set)")
-    p.add_argument("--bots", default="random", metavar="SPEC",
-                   help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
-                        "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random); any bot takes "
-                        "filters, e.g. \"greedy:forbid=move.via == 'final'\" (a move the expression is "
-                        "true of is never played)")
+    p.add_argument("--games", type=int, required=True, metavar="N",
+                   help="games to play (per restriction, and for the baseline)" if value
+                   else "games to play (per rule set)")
+    if value:
+        p.add_argument("--bots", default="greedy", metavar="SPEC",
+                       help="the table, as simulate reads it (default: greedy at every seat): the first bot is "
+                            "the one restricted, and its seat rotates; e.g. --bots greedy:risk=0.8")
+    else:
+        p.add_argument("--bots", default="random", metavar="SPEC",
+                       help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
+                            "informed, informed:TEMPERATURE, greedy, greedy:risk=P (default: random); any bot "
+                            "takes filters, e.g. \"greedy:forbid=move.via == 'final'\" (a move the expression "
+                            "is true of is never played)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="the seed: one seed gives the same results on any number of workers (default 0)")
     p.add_argument("--max-moves", type=int, default=500, metavar="M", help="a game longer than this is cut")
@@ -55,8 +62,9 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False) -> None:
     p.add_argument("--logs", metavar="DIR", help="write the sampled games' logs into this folder")
     p.add_argument("--sample", type=int, default=3, metavar="K",
                    help="games written as logs and checked (the first K; default 3)")
-    p.add_argument("--no-determination", action="store_true",
-                   help="do not follow when the solution becomes known (faster)")
+    if not value:  # value never follows it
+        p.add_argument("--no-determination", action="store_true",
+                       help="do not follow when the solution becomes known (faster)")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="a progress bar on standard error (auto: when it is a terminal)")
 
@@ -80,6 +88,21 @@ def add_commands(sub: Any) -> None:
     cmp_.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
                       help="text (default), json, markdown or html")
     cmp_.add_argument("--report", metavar="FILE", help="write a markdown (.md) or HTML (.html) report embedding the plots")
+    val = _sub(sub, "value", "what a mechanic is worth: the win rate a bot loses when forbidden to use it",
+               "Restricted play (Jaffe et al. 2012): for each restriction, the first bot of --bots with the "
+               "restriction's filter plays at a rotated seat against the others, and the same games unrestricted "
+               "are the baseline; each loss of win rate comes with Newcombe's 95 % interval.",
+               ["ruleslawyer value {game} --restrict-by KIND.PARAMETER --games 60 --seed 1",
+                "ruleslawyer value {game} --restrict \"no-pass=kind == 'pass'\" --games 50",
+                "ruleslawyer value {game} --restrict-by PARAMETER --games 20 --format json"])
+    _run_options(val, value=True)
+    val.add_argument("--restrict", action="append", default=[], metavar="NAME=EXPR",
+                     help="a restriction: its name and a move filter the restricted bot obeys (repeatable), "
+                          "e.g. --restrict \"no-pass=kind == 'pass'\"")
+    val.add_argument("--restrict-by", action="append", default=[], metavar="PARAMETER",
+                     help="one restriction per value of a mover's parameter, named as the rule file names them "
+                          "(PARAMETER in every move that has it, or KIND.PARAMETER), e.g. --restrict-by place.value")
+    val.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     prove = _sub(sub, "prove", "check properties over every reachable state up to a depth",
                  "Properties written in the rule language, checked over every state reachable within the "
                  "depth (from the start, or after the moves of the file's opening:); a violation is printed "
@@ -155,11 +178,13 @@ def _config(args: argparse.Namespace, house: Sequence[str]) -> Any:
     except BotSpecError as exc:
         raise DiagnosticError([Diagnostic(exc.code, str(exc), Position("--bots", 1, exc.column + 1))]) from None
     config = Config(args.rules, args.variant, tuple(house), args.games, args.bots, args.seed, args.max_moves,
-                    min(args.sample, args.games), not args.no_determination, log_dir=args.logs or None)
+                    min(args.sample, args.games), not getattr(args, "no_determination", True),
+                    log_dir=args.logs or None)
     return config, rules
 
 
-def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> Any:
+def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str,
+             where: Position = Position("--bots", 1, 1)) -> Any:
     from .bots import BotError
     from .simulate import ExecutorError, Progress, run
 
@@ -170,7 +195,7 @@ def _execute(config: Any, rules: Any, args: argparse.Namespace, label: str) -> A
     except ExecutorError as exc:
         raise DiagnosticError([Diagnostic("RL172", str(exc), Position("--executor", 1, 1))]) from None
     except BotError as exc:
-        raise DiagnosticError([Diagnostic("RL170", str(exc), Position("--bots", 1, 1))]) from None
+        raise DiagnosticError([Diagnostic("RL170", str(exc), where)]) from None
 
 
 def _inputs(args: argparse.Namespace) -> list[str]:
@@ -357,6 +382,84 @@ def _compare_in(args: argparse.Namespace) -> int:
     return EXIT_CLEAN if clean else EXIT_VIOLATIONS
 
 
+def _value(args: argparse.Namespace) -> int:
+    from ..checker.outputs import made_folder
+
+    _check_outputs(args)
+    with made_folder(args.logs):  # made first: the sampled logs are checked where they will be
+        return _value_in(args)
+
+
+def _restrictions(args: argparse.Namespace, rules: Any) -> list[Any]:
+    from .value import MAX_RESTRICTIONS, RestrictionError, parse_restriction, restrictions_by
+
+    found = []
+    for option, texts, parse in (("--restrict", args.restrict, parse_restriction),
+                                 ("--restrict-by", args.restrict_by, restrictions_by)):
+        for line, text in enumerate(texts, 1):
+            try:
+                made = parse(text, rules)
+            except RestrictionError as exc:
+                raise DiagnosticError([Diagnostic(exc.code, str(exc), Position(option, line, exc.column + 1))]) \
+                    from None
+            found.extend((r, Position(option, line, 1)) for r in (made if isinstance(made, list) else [made]))
+    if not found:
+        raise _arg_error("--restrict", "name a restriction: --restrict NAME=EXPR or --restrict-by PARAMETER "
+                                       "(e.g. --restrict-by KIND.PARAMETER)")
+    if len(found) > MAX_RESTRICTIONS:
+        raise _arg_error("--restrict", f"{len(found)} restrictions: at most {MAX_RESTRICTIONS} a run")
+    labels = [r.label for r, _where in found]
+    twice = next((label for label in labels if labels.count(label) > 1), None)
+    if twice is not None:
+        raise _arg_error("--restrict", f"two restrictions are named {twice!r}: give each its own name")
+    return found
+
+
+def _value_in(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..checker.outputs import write_folder
+    from .value import render_plots, restricted_bots, value_json, value_text
+
+    config, rules = _config(args, args.house)
+    restrictions = _restrictions(args, rules)
+    base = _execute(replace(config, rotate=True), rules, args, "baseline")
+    from .bots import BotSpecError, parse_bots
+
+    tables = []
+    for restriction, where in restrictions:  # each restricted table read before any game is played
+        bots = restricted_bots(args.bots, restriction.expr)
+        try:
+            parse_bots(bots, int(rules.param("players")), rules=rules)
+        except BotSpecError as exc:
+            raise DiagnosticError([Diagnostic(exc.code, f"the restricted table: {exc}", where)]) from None
+        tables.append(bots)
+    runs = []
+    for k, ((restriction, where), bots) in enumerate(zip(restrictions, tables), 1):  # a bot stuck: said there
+        runs.append((restriction, _execute(replace(config, bots=bots, rotate=True), rules, args,
+                                           f"restriction {k} of {len(restrictions)}", where)))
+    inputs = _inputs(args)
+    plots = write_folder(args.plots, render_plots(base, runs), inputs) if args.plots else []
+    logs = _write_logs(base, args.logs, inputs, "-baseline")
+    for k, (_r, res) in enumerate(runs, 1):
+        logs += _write_logs(res, args.logs, inputs, f"-r{k}")
+    hint = _allow_hint([config], args.logs)
+    if args.format == "json":
+        print(json_text({**value_json(base, runs, plots), "log_files": logs, "check_hint": hint}, indent=1))
+    else:
+        print(printable(value_text(base, runs), lines=True))
+        for label, res in [("baseline", base)] + [(r.label, res) for r, res in runs]:
+            if res.problems:
+                print(printable(f"{label}: sampled game logs that do not check clean:"))
+                print(printable("\n".join(problem_lines(res)), lines=True))
+        for path in plots + logs:
+            print(printable(f"wrote {path}"))
+        if hint:
+            print(printable(hint))
+    clean = all(s == 0 for res in [base] + [res for _r, res in runs] for _i, _t, s in res.logs)
+    return EXIT_CLEAN if clean else EXIT_VIOLATIONS
+
+
 def _prove(args: argparse.Namespace) -> int:
     from ..checker.capacity import load_usable
     from ..checker.outputs import log_ref, write_file
@@ -419,5 +522,5 @@ PLAY_COMMANDS = {
 VALIDATORS: list[Callable[[Any], list[Diagnostic]]] = [_endings]
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "simulate": _simulate, "compare": _compare, "prove": _prove, "suggest": _suggest,
+    "simulate": _simulate, "compare": _compare, "prove": _prove, "suggest": _suggest, "value": _value,
 }

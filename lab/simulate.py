@@ -30,7 +30,7 @@ from .engine import Lab
 from .game import GameRecord, play_game
 from .stats import summarise
 
-__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError", "check_address"]
+__all__ = ["Config", "Result", "run", "CHUNK", "ExecutorError", "check_address", "rotated"]
 
 #: Games per task sent to a worker.
 CHUNK = 8
@@ -56,6 +56,7 @@ class Config:
     sample: int = 3                 # games written as logs (the first ones) and checked
     track: bool = True              # follow when the solution becomes known
     log_dir: str | None = None      # where the sampled logs are written (None: the current folder)
+    rotate: bool = False            # game i seats the first bot at seat i mod n, the others after it in order
 
     def log_refs(self) -> tuple[str | None, tuple[str, ...]]:
         """The ``rules:`` and ``house:`` of a sampled log: a file by its path relative to the
@@ -111,11 +112,22 @@ def _chunk_task(config: Config, indices: Sequence[int]) -> list[GameRecord]:
     out = []
     for i in indices:
         try:
-            out.append(play_game(lab, bots, config.seed, i, config.max_moves, keep_log=i < config.sample,
+            out.append(play_game(lab, rotated(bots, i) if config.rotate else bots, config.seed, i, config.max_moves, keep_log=i < config.sample,
                                  track=config.track, refs=refs))
         except BotError as exc:
             raise BotError(f"game {i} (seed {config.seed}): {exc}") from None
     return out
+
+
+def rotated(bots: Sequence[Any], index: int) -> list[Any]:
+    """The bots of game ``index`` when seats rotate: the first bot at seat ``index mod n`` (seat 0
+    moves first), the others after it in their order, so each bot sits at every seat in turn.
+
+    >>> rotated(["a", "b", "c"], 4)
+    ['c', 'a', 'b']
+    """
+    n = len(bots)
+    return [bots[(k - index) % n] for k in range(n)]
 
 
 def _quiet_worker() -> None:

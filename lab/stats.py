@@ -2,9 +2,11 @@
 
 Means: normal interval ``mean ± 1.96 s / sqrt(n)``.  Rates: Wilson score
 interval.  A difference of two means: Welch's ``± 1.96 sqrt(s1²/n1 +
-s2²/n2)``; of two rates: ``± 1.96 sqrt(p1 q1 / n1 + p2 q2 / n2)``.  A
-difference is *significant* when its interval leaves out zero (each figure
-on its own: no correction for the number of figures compared).
+s2²/n2)``; of two rates: ``± 1.96 sqrt(p1 q1 / n1 + p2 q2 / n2)``, or
+Newcombe's hybrid score interval (from the two Wilson intervals: better on
+few games and at rates near 0 or 1).  A difference is *significant* when its
+interval leaves out zero (each figure on its own: no correction for the
+number of figures compared).  Paired outcomes: McNemar's exact test.
 
 >>> round(mean_ci([1, 2, 3, 4])["mean"], 2), rate_ci(5, 10)["rate"]
 (2.5, 0.5)
@@ -15,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, Sequence
 
-__all__ = ["Z", "mean_ci", "rate_ci", "diff_means", "diff_rates", "summarise"]
+__all__ = ["Z", "mean_ci", "rate_ci", "diff_means", "diff_rates", "newcombe_diff", "mcnemar_exact", "summarise"]
 
 Z = 1.959963984540054
 
@@ -72,6 +74,42 @@ def diff_rates(ka: int, na: int, kb: int, nb: int) -> dict[str, Any]:
     d = pb - pa
     return {"a": pa, "b": pb, "diff": d, "lo": d - Z * se, "hi": d + Z * se,
             "significant": se > 0 and (d - Z * se > 0 or d + Z * se < 0) or (se == 0 and d != 0)}
+
+
+def newcombe_diff(ka: int, na: int, kb: int, nb: int) -> dict[str, Any]:
+    """A minus B (``ka`` of ``na`` against ``kb`` of ``nb``) with Newcombe's hybrid score 95 %
+    interval (Newcombe 1998, method 10: from the Wilson interval of each rate), which stays
+    within [-1, 1] and behaves at rates of 0 or 1 and on few games, where the normal interval
+    does not; *significant* when it leaves out zero.
+
+    >>> d = newcombe_diff(56, 70, 48, 80); round(d["diff"], 4), round(d["lo"], 4), round(d["hi"], 4)
+    (0.2, 0.0524, 0.3339)
+    """
+    if not na or not nb:
+        return {"a": None, "b": None, "diff": None, "lo": None, "hi": None, "significant": False}
+    a, b = rate_ci(ka, na), rate_ci(kb, nb)
+    pa, pb = a["rate"], b["rate"]
+    d = pa - pb
+    lo = d - math.sqrt((pa - a["lo"]) ** 2 + (b["hi"] - pb) ** 2)
+    hi = d + math.sqrt((a["hi"] - pa) ** 2 + (pb - b["lo"]) ** 2)
+    lo, hi = max(-1.0, min(d, lo)), min(1.0, max(d, hi))
+    return {"a": pa, "b": pb, "diff": d, "lo": lo, "hi": hi, "significant": lo > 0 or hi < 0}
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """The two-sided p-value of McNemar's exact test on paired outcomes: of the pairs where
+    exactly one side succeeded, ``only_a`` were A's and ``only_b`` B's; under no difference each
+    is A's with chance 1/2 (a binomial test).
+
+    >>> mcnemar_exact(0, 6), mcnemar_exact(3, 3)
+    (0.03125, 1.0)
+    """
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    k = min(only_a, only_b)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def summarise(records: Sequence[Mapping[str, Any]], seats: int, max_moves: int) -> dict[str, Any]:

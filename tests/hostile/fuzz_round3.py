@@ -1,6 +1,6 @@
 """Fuzzing round three (issue 25): ``play``, ``show``, ``report``, ``schema``,
-``simulate``, ``compare``, ``prove``, ``fmt`` (and ``check --fix``/``--diff``, among fmt's inputs) and
-``suggest`` on random and mutated input.
+``simulate``, ``compare``, ``prove``, ``fmt`` (and ``check --fix``/``--diff``, among fmt's inputs),
+``suggest`` and ``value`` on random and mutated input.
 
     python -m tests.hostile.fuzz_round3 --count 5000 --seed 1 --jobs 2
     python -m tests.hostile.fuzz_round3 --count 100 --seed 7 --format json
@@ -73,7 +73,7 @@ CPU_LIMIT = 20                     # seconds of CPU for one run
 MEMORY_LIMIT = 1024 ** 3           # bytes of address space for one run
 WALL_TIMEOUT = 300.0               # seconds: against a hang only (a quiet run takes about 1 s)
 SESSION_STEP = 120.0               # seconds a play session may take to answer one line
-COMMANDS = ("play", "show", "report", "schema", "simulate", "compare", "prove", "fmt", "suggest")
+COMMANDS = ("play", "show", "report", "schema", "simulate", "compare", "prove", "fmt", "suggest", "value")
 KINDS = COMMANDS  # one kind of input per command
 
 
@@ -158,6 +158,16 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         # (a search bot that weighs nothing but certain claims: every run stays within its CPU limit)
         "search:iterations=1;floor=1", "search:iterations=0", "search:floor=1;iterations=2", "search:width=9",
         "search:iterations=1e9", "search:floor=1,random"]
+
+# value (issue 23): restrictions by parameter and written out, sound and hostile; its cheap tables
+VALUE_PARAMETERS = ["assistant", "place.value", "ask.via", "value", "assistent", "ask.nothing", "askk.via", "",
+                    ".", "place.", "x" * 300, "\x1b[2J", "choose.assistant", "guess.card"]
+VALUE_RESTRICTIONS = ["no-cook=move.assistant == 'cook'", "x=move.assistant == 'Cook'", "no-pass=kind == 'pass'",
+                      "a$b$c=kind == 'accuse'", "\x1b]0;pwned\x07=true", "<script>=kind == 'draw'", "nothing",
+                      "=true", "x=", "x=(]", "x=kind", "x=move.value == 2", "x=move.via == 'final'", "x=true",
+                      "x=" + "(" * 200, "x=kind == 'pass' or kind == 'suspect'"]
+VALUE_BOTS = ["random", "random:accuse=0.1", "random:guess=0.05;accuse=0.05", "random:accuse=0.1,random",
+              "random:accuse=0.1;forbid=kind == 'pass'", "random:forbid=true", "smart", ""]
 
 
 @dataclass
@@ -376,6 +386,35 @@ class Maker:
         report = ["--report", self._output(rng, case, None, False)] if rng.random() < 0.3 else []
         case.argv = ["compare", self._rules_arg(rng, case), *self._variant(rng), *self._house(rng),
                      "--with", rng.choice(OVERLAYS), *self._lab(rng, case), *fmt, *report]
+
+    def _value(self, rng: random.Random, case: Case) -> None:
+        """Restrictions sound and hostile; cheap tables only (a run plays each restriction's games and
+        the baseline's: a greedy table plays one short game against one restriction)."""
+        restrict = []
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            if rng.random() < 0.5:
+                restrict += ["--restrict-by", rng.choice(VALUE_PARAMETERS)]
+            else:
+                restrict += ["--restrict", rng.choice(VALUE_RESTRICTIONS)]
+        greedy = rng.random() < 0.1
+        bots = ["--bots", "greedy"] if greedy else \
+            (["--bots", rng.choice(VALUE_BOTS)] if rng.random() < 0.8 else [])  # none: greedy, the default
+        if greedy or not bots:
+            restrict = ["--restrict", rng.choice(VALUE_RESTRICTIONS)]
+        games = str(rng.choice([1, 1, 2, 0, -1, "x"])) if bots and not greedy else "1"
+        moves = str(rng.choice([10, 40, 80, 0, -5])) if bots and not greedy else "10"
+        opts = ["--games", games, "--max-moves", moves]
+        if rng.random() < 0.3:
+            opts += ["--plots", self._output(rng, case, None, True)]
+        if rng.random() < 0.2:
+            opts += ["--logs", self._output(rng, case, None, True)]
+        if rng.random() < 0.2:
+            opts += ["--sample", str(rng.choice([0, 1, 3, -1]))]
+        if rng.random() < 0.3:
+            opts += ["--seed", str(rng.choice([0, 1, -1, 2 ** 70, "x"]))]
+        fmt = ["--format", rng.choice(["text", "json"])] if rng.random() < 0.5 else []
+        case.argv = ["value", self._rules_arg(rng, case), *self._variant(rng), *self._house(rng), *bots,
+                     *restrict, *opts, *fmt]
 
     def _prove(self, rng: random.Random, case: Case) -> None:
         source = rng.choice(PROPERTY_FILES)

@@ -1,5 +1,5 @@
 """A slice of the round-three fuzz run (``fuzz_round3.py``, issue 25): 100 inputs
-of a fixed seed across play, show, report, schema, simulate, compare, prove, fmt and suggest,
+of a fixed seed across play, show, report, schema, simulate, compare, prove, fmt, suggest and value,
 each under 20 s of CPU and 1 GiB, with no exit 3, no traceback and no recorded
 move lost.  The long hunt: ``python -m tests.hostile.fuzz_round3 --count 5000
 --seed 1 --jobs 2``.

@@ -74,6 +74,17 @@ def _cases(tmp_path):
         ["compare", "lady-alice", "--games", "2"],
         ["compare", "lady-alice", "--with", "nowhere.yaml", "--games", "2"],
         ["compare", "lady-alice", "--with", "two-counters", "--games", "2", "--bots", "smart"],
+        ["value", "lady-alice", "--games", "2", "--bots", "random"],            # no restriction
+        ["value", "lady-alice", "--games", "0", "--restrict-by", "place.value"],
+        ["value", "lady-alice", "--games", "2", "--restrict-by", "place.valeu"],
+        ["value", "lady-alice", "--games", "2", "--restrict-by", "covers"],    # an outcome: no values to list
+        ["value", "lady-alice", "--games", "2", "--restrict", "x=move.valeu == 2"],
+        ["value", "lady-alice", "--games", "2", "--restrict", "x=(]"],
+        ["value", "lady-alice", "--games", "2", "--restrict", "no name"],
+        ["value", "lady-alice", "--games", "2", "--restrict", "a=true", "--restrict", "a=false"],
+        ["value", "lady-alice", "--games", "2", "--restrict", "a=true", "--bots", "smart"],
+        ["value", "lady-alice", "--variant", "3p", "--games", "1", "--restrict", "all=true", "--bots", "random"],
+        ["value", "lady-alice", "--games", "1", "--restrict", "a=" + " or ".join(["kind == 'pass'"] * 70)],
         ["prove", "lady-alice", "--property", "nowhere.yaml"],
         ["prove", "lady-alice", "--property", PROPS, "--depth", "-1"],
         ["prove", "lady-alice", "--property", PROPS, "--depth", "1000"],
@@ -132,7 +143,9 @@ def test_the_lab_commands_answer_in_every_format(fmt, tmp_path):
               "--format", fmt, "--max-moves", "40"],
              ["compare", "lady-alice", "--variant", "3p", "--with", "unlimited-cards", "--games", "2",
               "--max-moves", "40", "--format", fmt],
-             ["prove", "lady-alice", "--variant", "3p", "--property", PROPS, "--depth", "0", "--format", fmt]]
+             ["prove", "lady-alice", "--variant", "3p", "--property", PROPS, "--depth", "0", "--format", fmt],
+             ["value", "lady-alice", "--variant", "3p", "--restrict-by", "place.value", "--games", "2",
+              "--bots", "random:accuse=0.1", "--max-moves", "40", "--format", fmt]]
     for r in run_cli_batch(argvs):
         assert r["status"] == 0, (r["argv"], r["output"])
         if fmt == "json":
