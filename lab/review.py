@@ -16,7 +16,8 @@ What is counted, move by move (a move of the log before its first error):
 * **information moves**: a kind of move that lets someone observe something and claims nothing
   (a question, a proposal).  Every choice of every information kind open to the mover is valued
   with :func:`~lab.advice.value_moves` from that seat, within ``budget`` solver counts a move (past
-  it, a uniform sample of the choices, said so: ``sampled``); the move played is always valued;
+  it, a uniform sample of the choices, said so: ``sampled``); the move played is always valued
+  (alone, within at least the default budget);
 * **the best move**: the information move that tells the seat most, in bits about the solution
   when the advice counted them for every move it valued, else in bits about the deal (``unit``);
   the move played is measured in the same unit.  When the choices were sampled the best is the
@@ -213,12 +214,14 @@ def _bits(mv: MoveValue, unit: str) -> float:
 
 
 def _alone(lab: Lab, turn: Turn, args: Mapping[str, Any], budget: int, seed: int) -> tuple[MoveValue | None, Advice]:
-    """The move played valued alone from the seat (None: no world the seat thinks possible allows
-    it, or a claim that cannot be right)."""
+    """The move played valued alone from the seat, within a budget of at least the default (one
+    choice's answers: a few counts); None when no world the seat thinks possible allows it, or for
+    a claim that cannot be right."""
     kind = turn.kinds[0]
     alone = Turn(_OneChoice(lab, kind, args), turn.state, turn.actor, [kind], {}, random.Random(seed),  # type: ignore[arg-type]
                  turn.deal, turn.view)
-    advice = value_moves(alone, max_choices=MAX_ENUMERATE, seat=turn.actor, budget=budget, seed=seed)
+    advice = value_moves(alone, max_choices=MAX_ENUMERATE, seat=turn.actor, budget=max(budget, MAX_COUNTS),
+                         seed=seed)
     found = [mv for mv in advice.moves if mv.kind == kind and _same(lab, kind, mv.args, args)]
     return (found[0] if found else None), advice
 
@@ -276,12 +279,9 @@ def review_game(rep: Replay, budget: int | None = None, seed: int = 0,
     ``advance(1)`` after each move."""
     lab = Lab(rep.rules)
     limit = MAX_COUNTS if budget is None else budget
-    errors = rep.reporter.errors
-    first = min((d.move for d in errors if d.move), default=None) if errors else None
-    stop = len(rep.steps) + 1
+    stop = min((_error_move(rep, d) for d in rep.reporter.errors), default=len(rep.steps) + 1)
     stopped = ""
-    if errors:
-        stop = first if first is not None and all(d.move for d in errors) else 1
+    if stop <= len(rep.steps):
         stopped = (f"moves from {stop} on are not reviewed: the log breaks the rules there ('ruleslawyer check' "
                    "says where)")
     moves: list[MoveReview] = []
@@ -302,6 +302,20 @@ def review_game(rep: Replay, budget: int | None = None, seed: int = 0,
             advance(1)
     return Review(rep.rules.canonical_name, limit, moves, _accuracy(rep.players, moves),
                   min(stop - 1, len(rep.steps)), stopped)
+
+
+def _error_move(rep: Replay, d: Any) -> int:
+    """The move an error of the log stands in: its own number, else the move on its line (the one
+    before it, for a move written over several lines); 1 for an error before the moves (the header,
+    the records), past the last move for one after them (the end's records)."""
+    if d.move:
+        return int(d.move)
+    line = d.position.line if d.position is not None and d.position.line else None
+    if line is None or not rep.steps or line < rep.steps[0].position.line:
+        return 1
+    if line > rep.steps[-1].position.line:
+        return len(rep.steps) + 1
+    return max(s.number for s in rep.steps if s.position.line <= line)
 
 
 def _accuracy(players: Sequence[str], moves: Sequence[MoveReview]) -> list[PlayerAccuracy]:
