@@ -287,21 +287,22 @@ def review_game(rep: Replay, budget: int | None = None, seed: int = 0,
     moves: list[MoveReview] = []
     for step in rep.steps:
         if step.number >= stop:
-            moves.append(MoveReview(step.number, step.play.actor, step.play.kind,
-                                    _text(lab, step.play.actor, step.play.kind, {}), "not reviewed",
-                                    note="after the log's first error"))
+            moves.append(_unrated(lab, step, "not reviewed", "after the log's first error"))
         else:
             try:
                 moves.append(_review_move(lab, rep, step, limit, seed))
             except (AdviceError, SolverError, RuleError, FactError) as exc:
-                moves.append(MoveReview(step.number, step.play.actor, step.play.kind,
-                                        _text(lab, step.play.actor, step.play.kind,
-                                              _choices_of(lab, step.play) if step.play.kind in lab.kinds else {}),
-                                        "not valued", note=f"no advice: {exc}"))
+                moves.append(_unrated(lab, step, "not valued", f"no advice: {exc}"))
         if advance is not None:
             advance(1)
     return Review(rep.rules.canonical_name, limit, moves, _accuracy(rep.players, moves),
                   min(stop - 1, len(rep.steps)), stopped)
+
+
+def _unrated(lab: Lab, step: Step, status: str, note: str) -> MoveReview:
+    play = step.play
+    args = _choices_of(lab, play) if play.kind in lab.kinds else {}
+    return MoveReview(step.number, play.actor, play.kind, _text(lab, play.actor, play.kind, args), status, note=note)
 
 
 def _error_move(rep: Replay, d: Any) -> int:
