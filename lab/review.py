@@ -13,8 +13,8 @@ What is counted, move by move (a move of the log before its first error):
 
 * **the seat**: the mover's knowledge before the move, the facts of the log they saw (the public
   ones and their own private ones, as ``suggest --as`` uses them);
-* **information moves**: a kind of move that lets someone observe something and claims nothing
-  (a question, a proposal).  Every choice of every information kind open to the mover is valued
+* **information moves**: a kind of move that claims nothing and lets someone observe something,
+  itself or through the moves the rules oblige after it (a question and its answers).  Every choice of every information kind open to the mover is valued
   with :func:`~lab.advice.value_moves` from that seat, within ``budget`` solver counts a move (past
   it, a uniform sample of the choices, said so: ``sampled``); the move played is always valued
   (alone, within at least the default budget);
@@ -23,8 +23,8 @@ What is counted, move by move (a move of the log before its first error):
   the move played is measured in the same unit.  When the choices were sampled the best is the
   best of the sample, or the move played when it tells more;
 * **rated moves**: an information move played where the best tells more than :data:`MIN_BITS`.
-  Other moves are not rated and count in neither sum: a move that observes nothing (a pass, a
-  placed token, a tile drawn: ``silent``), a claim (``claim``: its chance of being right from the
+  Other moves are not rated and count in neither sum: a move that tells its mover nothing (a pass,
+  a placed token, a tile drawn: ``silent``), an answer the rules oblige (``obliged``), a claim (``claim``: its chance of being right from the
   seat is shown, and a wrong claim is its own cost), an information move when nothing is left to
   learn (``nothing to learn``), and one the solver cannot value exactly (``not valued``, why);
 * **grade** of a rated move, by the share of the best's bits it gave and the bits it lost (a
@@ -77,7 +77,7 @@ class MoveReview:
     player: str
     kind: str
     played: str                        # the move played, its mover's choices in the log's syntax
-    status: str                        # rated, claim, silent, nothing to learn, not valued, not reviewed
+    status: str                        # rated, claim, silent, obliged, nothing to learn, not valued, not reviewed
     best: str | None = None            # the best information move, in the log's syntax
     best_bits: float | None = None
     played_bits: float | None = None
@@ -226,36 +226,48 @@ def _alone(lab: Lab, turn: Turn, args: Mapping[str, Any], budget: int, seed: int
     return (found[0] if found else None), advice
 
 
+def _learns(lab: Lab, kind: str) -> bool:
+    """Whether a kind may let its mover learn something: it claims nothing, and it observes
+    something or moves the rules oblige may follow it (an answer to a question), as the advice
+    tells a kind that can tell the seat nothing."""
+    info = lab.kinds[kind]
+    return not info.claims and (info.observes or lab.has_due)
+
+
 def _review_move(lab: Lab, rep: Replay, step: Step, budget: int, seed: int) -> MoveReview:
     state, play, actor = step.before, step.play, step.play.actor
     info = lab.kinds.get(play.kind)
     args = _choices_of(lab, play) if info is not None else {}
     out = MoveReview(step.number, actor, play.kind, _text(lab, actor, play.kind, args), "silent")
-    if info is None or (not info.claims and not info.observes):
+    if info is None or not (info.claims or _learns(lab, play.kind)):
         out.note = "observes nothing"
+        return out
+    due = [k for p, k in lab.due(state) if p == actor]
+    if play.kind in due and not info.claims:
+        out.status, out.note = "obliged", "a move the rules oblige (an answer): not rated"
         return out
     facts = [f for f in rep.facts(step.index) if f.viewers is None or actor in f.viewers]
     view = initial(rep.deal).with_facts(facts)
+    mine, alone = _alone(lab, Turn(lab, state, actor, [play.kind], {}, random.Random(seed), rep.deal, view),
+                         args, budget, seed)
     if info.claims:
         out.status = "claim"
-        turn = Turn(lab, state, actor, [play.kind], {}, random.Random(seed), rep.deal, view)
-        mv, advice = _alone(lab, turn, args, budget, seed)
-        out.right = mv.right if mv is not None else (0.0 if advice.hopeless else None)
+        out.right = mine.right if mine is not None else (0.0 if alone.hopeless else None)
         out.note = "a claim: not rated" + ("" if out.right is None else f", right {100 * out.right:.0f} % from the seat")
         return out
-    due = [k for p, k in lab.due(state) if p == actor]
-    kinds = [k for k in (due or lab.open_kinds(state, actor)) if lab.kinds[k].observes and not lab.kinds[k].claims]
+    if mine is None or not mine.observes:
+        out.note = "the seat observes nothing of it"
+        return out
+    kinds = [k for k in (due or lab.open_kinds(state, actor)) if _learns(lab, k)]
     if play.kind not in kinds:
         kinds.append(play.kind)
-    turn = Turn(lab, state, actor, kinds, {}, random.Random(seed), rep.deal, view)
-    advice = value_moves(turn, max_choices=MAX_ENUMERATE, seat=actor, budget=budget, seed=seed)
-    mine, _alone_advice = _alone(lab, Turn(lab, state, actor, [play.kind], {}, turn.rng, rep.deal, view),
-                                 args, budget, seed)
+    advice = value_moves(Turn(lab, state, actor, kinds, {}, random.Random(seed), rep.deal, view),
+                         max_choices=MAX_ENUMERATE, seat=actor, budget=budget, seed=seed)
     out.valued, out.choices, out.sampled = advice.valued, advice.choices, advice.sampled
-    informative = [mv for mv in advice.moves if mv.observes and mv.right is None]
-    if mine is None or not mine.observes:
-        out.status, out.note = "not valued", "the seat observes nothing of the move played"
+    if advice.valued == 0 and advice.choices > 1:
+        out.status, out.note = "not valued", "the budget ran out before any other choice was valued"
         return out
+    informative = [mv for mv in advice.moves if mv.observes and mv.right is None]
     unit = SOLUTION if advice.ranked_by.endswith("solution") and mine.solution_bits is not None else DEAL
     best = max(informative, key=lambda mv: _bits(mv, unit), default=None)
     if best is None or _bits(mine, unit) >= _bits(best, unit):

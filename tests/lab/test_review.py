@@ -212,10 +212,12 @@ def test_a_player_who_always_asks_the_best_question_is_100_percent_accurate():
 
 def test_a_small_budget_samples_the_choices_and_still_values_the_move_played():
     text = GAME.read_text(encoding="utf-8")
-    review = _review(text, 3)
+    assert _review(text, 3).moves[0].status == "not valued"  # no choice but the move played valued: no rating
+    review = _review(text, 15)
     want = _expected(text, 0)
     first = review.moves[0]
-    assert first.sampled and first.valued < first.choices == 30  # two targets, 15 sets of colours
+    assert first.status == "rated"
+    assert first.sampled and 0 < first.valued < first.choices == 30  # two targets, 15 sets of colours
     if first.unit == "deal":
         assert first.played_bits == pytest.approx(want[0][3], abs=1e-9)
     assert first.best_bits >= first.played_bits  # the best of a sample, or the move played
@@ -336,3 +338,20 @@ def test_a_log_of_a_bundled_game_is_reviewed():
     first = review.moves[0]
     assert first.sampled and first.choices > first.valued  # 20 counts: a sample of the choices
     assert 0 <= first.played_bits <= first.best_bits
+
+
+def test_questions_answered_by_obliged_moves_are_rated_and_the_answers_are_not():
+    """Clue, the first moves of the clean 3-player game: a suggestion observes nothing itself, the
+    answers the rules oblige the players to its left to give do; the suggestion is rated (what its
+    answers tell the suggester), each answer is an obliged move, not rated, and a pass is silent."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "clue" / "clean-3p.yaml"
+    head, moves = path.read_text(encoding="utf-8").split("moves:\n")
+    log, rules = parse_log_text(head + "moves:\n" + "".join(moves.splitlines(keepends=True)[:4]), str(path))
+    rep = replay(log, rules)
+    review = review_game(rep, 30)
+    assert [(m.kind, m.status) for m in review.moves] == [
+        ("pass", "silent"), ("suggest", "rated"), ("cannot", "obliged"), ("cannot", "obliged")]
+    ben = review.moves[1]
+    assert ben.sampled and 0 < ben.valued < ben.choices == 6 * 6 * 9 + 1  # suspects x weapons x rooms, or a pass
+    assert ben.note == "" and ben.says.startswith("{suggest: Ben, suspect: Mrs. White")
+    assert 0 < ben.played_bits <= ben.best_bits
