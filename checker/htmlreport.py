@@ -313,7 +313,8 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None,
         classes = " ".join(c for c in ("noted" if s.number in noted else "", graded.get(s.number, "")) if c)
         grade = graded.get(s.number)
         mark = f' <span class="mark" title="{grade}">{MARKS[grade]}</span>' if grade else ""
-        return (f'<li value="{s.number}" title="line {s.position.line}"{f" class={chr(34)}{classes}{chr(34)}" if classes else ""}>'
+        attrs = f' class="{classes}"' if classes else ""
+        return (f'<li value="{s.number}" title="line {s.position.line}"{attrs}>'
                 f'<a href="#{s.number}">{markup(_move(rules, s))}</a>{mark}</li>')
 
     moves = "\n".join(item(s) for s in rep.steps)

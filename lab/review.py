@@ -14,23 +14,27 @@ What is counted, move by move (a move of the log before its first error):
 * **the seat**: the mover's knowledge before the move, the facts of the log they saw (the public
   ones and their own private ones, as ``suggest --as`` uses them);
 * **information moves**: a kind of move that claims nothing and lets someone observe something,
-  itself or through the moves the rules oblige after it (a question and its answers).  Every choice of every information kind open to the mover is valued
-  with :func:`~lab.advice.value_moves` from that seat, within ``budget`` solver counts a move (past
-  it, a uniform sample of the choices, said so: ``sampled``); the move played is always valued
+  itself or through the moves the rules oblige after it (a question and its answers).  Every
+  choice of every information kind open to the mover is valued with
+  :func:`~lab.advice.value_moves` from that seat, within ``budget`` solver counts a move (past it,
+  a uniform sample of the choices, said so: ``sampled``); the move played is always valued
   (alone, within at least the default budget);
 * **the best move**: the information move that tells the seat most, in bits about the solution
   when the advice counted them for every move it valued, else in bits about the deal (``unit``);
   the move played is measured in the same unit.  When the choices were sampled the best is the
   best of the sample, or the move played when it tells more;
 * **rated moves**: an information move played where the best tells more than :data:`MIN_BITS`.
-  Other moves are not rated and count in neither sum: a move that tells its mover nothing (a pass,
-  a placed token, a tile drawn: ``silent``), an answer the rules oblige (``obliged``), a claim (``claim``: its chance of being right from the
-  seat is shown, and a wrong claim is its own cost), an information move when nothing is left to
-  learn (``nothing to learn``), and one the solver cannot value exactly (``not valued``, why);
+  Other moves are not rated and count in neither sum: a move that tells its mover nothing (a
+  pass, a placed token, a tile drawn: ``silent``), an answer the rules oblige (``obliged``), a
+  claim (``claim``: its chance of being right from the seat is shown, and a wrong claim is its
+  own cost), an information move when nothing is left to learn (``nothing to learn``), and one
+  the solver cannot value exactly or the budget left no other choice to compare with (``not
+  valued``, and why);
 * **grade** of a rated move, by the share of the best's bits it gave and the bits it lost (a
   small loss where little can be learnt is no fault): ``best`` (lost at most :data:`MIN_BITS`),
-  ``good`` (lost more, but less than an inaccuracy), ``inaccuracy`` (gave under 80 % and lost at least 0.1 bit), ``mistake`` (under 50 %, at least
-  0.25 bit), ``blunder`` (under 10 %, at least 0.5 bit) (:data:`GRADES`);
+  ``good`` (lost more, but less than an inaccuracy), ``inaccuracy`` (gave under 80 % and lost at
+  least 0.1 bit), ``mistake`` (under 50 %, at least 0.25 bit), ``blunder`` (under 10 %, at least
+  0.5 bit) (:data:`GRADES`);
 * **accuracy** of a player: the sum of the bits their rated moves gave over the sum the best moves
   would have given (1.0: always a best move); none without a rated move.
 
@@ -218,8 +222,8 @@ def _alone(lab: Lab, turn: Turn, args: Mapping[str, Any], budget: int, seed: int
     choice's answers: a few counts); None when no world the seat thinks possible allows it, or for
     a claim that cannot be right."""
     kind = turn.kinds[0]
-    alone = Turn(_OneChoice(lab, kind, args), turn.state, turn.actor, [kind], {}, random.Random(seed),  # type: ignore[arg-type]
-                 turn.deal, turn.view)
+    one: Any = _OneChoice(lab, kind, args)
+    alone = Turn(one, turn.state, turn.actor, [kind], {}, random.Random(seed), turn.deal, turn.view)
     advice = value_moves(alone, max_choices=MAX_ENUMERATE, seat=turn.actor, budget=max(budget, MAX_COUNTS),
                          seed=seed)
     found = [mv for mv in advice.moves if mv.kind == kind and _same(lab, kind, mv.args, args)]
@@ -253,7 +257,8 @@ def _review_move(lab: Lab, rep: Replay, step: Step, budget: int, seed: int) -> M
     if info.claims:
         out.status = "claim"
         out.right = mine.right if mine is not None else (0.0 if alone.hopeless else None)
-        out.note = "a claim: not rated" + ("" if out.right is None else f", right {100 * out.right:.0f} % from the seat")
+        chance = "" if out.right is None else f", right {100 * out.right:.0f} % from the seat"
+        out.note = "a claim: not rated" + chance
         return out
     if mine is None or not mine.observes:
         out.note = "the seat observes nothing of it"
