@@ -197,9 +197,11 @@ def _norm(value: Any) -> Any:
 
 
 def _choices_of(lab: Lab, play: Play) -> dict[str, Any]:
-    """The mover's choices of a move played (the parameters the mover decides, as logged)."""
+    """The mover's choices of a move played (the parameters the mover decides, as logged; one the
+    log leaves out at its default, as the lab lists the choices)."""
     info = lab.kinds[play.kind]
-    return {p.name: play.args[p.name] for p in info.mover if play.args.get(p.name) is not None}
+    found = {p.name: play.args.get(p.name, p.default) for p in info.mover}
+    return {k: v for k, v in found.items() if v is not None}
 
 
 def _same(lab: Lab, kind: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -260,7 +262,12 @@ def _review_move(lab: Lab, rep: Replay, step: Step, budget: int, seed: int) -> M
         chance = "" if out.right is None else f", right {100 * out.right:.0f} % from the seat"
         out.note = "a claim: not rated" + chance
         return out
-    if mine is None or not mine.observes:
+    if mine is None:
+        out.status = "not valued"
+        out.note = ("its outcomes are more than the advice follows" if alone.truncated
+                    else "no world the seat thinks possible allows it")
+        return out
+    if not mine.observes:
         out.note = "the seat observes nothing of it"
         return out
     kinds = [k for k in (due or lab.open_kinds(state, actor)) if _learns(lab, k)]
