@@ -271,12 +271,25 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
                   "move, with the table and the chances after each move, the log's comments, and a graph of "
                   "the solutions left and their entropy. Every seat is in the page (the spectator and each "
                   "player the log has private facts of: a switcher); --as or --omniscient picks the one "
-                  "shown first. game.html#12 opens at move 12.",
-                  ["ruleslawyer report game.yaml -o game.html", "ruleslawyer report game.yaml -o game.html --as Gordon"])
+                  "shown first. game.html#12 opens at move 12. With --advice, each move is reviewed from its "
+                  "mover's seat: the best move by information beside the move played, its grade, and each "
+                  "player's accuracy (printed too).",
+                  ["ruleslawyer report game.yaml -o game.html", "ruleslawyer report game.yaml -o game.html --as Gordon",
+                   "ruleslawyer report game.yaml -o game.html --advice --format json",
+                   "ruleslawyer report game.yaml -o game.html --advice --advice-budget 2000"])
     report.add_argument("log", metavar="LOG", help="a game log file (YAML), complete or partial")
     report.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write (e.g. -o game.html)")
     _viewpoint(report)
     _house(report, "the log")
+    report.add_argument("--advice", action="store_true",
+                        help="review every move from its mover's seat: the best move by information beside the move "
+                             "played, inaccuracies, mistakes and blunders, each player's accuracy; one advice a move, "
+                             "so slow (e.g. report game.yaml -o game.html --advice)")
+    report.add_argument("--advice-budget", metavar="N",
+                        help="with --advice: solver counts at most for each move's advice (default 400); past it the "
+                             "best move is the best of a sample of the choices (e.g. --advice-budget 2000)")
+    report.add_argument("--format", choices=("text", "json"), default="text",
+                        help="what is printed once the page is written: text (default) or json (e.g. --format json)")
 
     play = _sub(sub, "play", "record a game as it is played, move by move",
                 "An interactive recorder: shows whose turn it is and the legal moves, reads a move in the "

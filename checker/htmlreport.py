@@ -8,24 +8,36 @@ page fetches nothing: styles, script, pictures and data are inline, and
 its Content-Security-Policy forbids any request.  Every name is escaped for
 where it is put (:func:`checker.textout.markup` in HTML and SVG, the data
 block by :func:`script_json`): no name can end or comment out a script.
+
+With ``--advice`` each move is reviewed from its mover's seat (the best move
+by information beside the move played, its grade, each player's accuracy).
+The checker does not value moves: the command set installed beside it that
+can (an entry point ``ruleslawyer.commands`` whose module has
+``REPORT_ADVICE``: the variant lab's :mod:`lab.review`) does, and the page
+shows the plain data its review gives (:func:`advice_html`).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from ..spec.diagnostics import printable
+from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 from .endgame import END_CSS, end_html, end_view
 from .log import parse_log
 from .replay import Replay, replay
 from ..solver import queries
 from .reportgraph import graph_svg
 from .table import render_svg, status_line, views
-from .textout import fit, json_text, markup
+from .textout import fit, json_text, markup, terminal_width
 
-__all__ = ["page", "report_seats", "seat_label", "run_report", "script_json"]
+__all__ = ["page", "report_seats", "seat_label", "run_report", "script_json", "advice_html", "MAX_ADVICE_BUDGET"]
+
+#: The largest ``--advice-budget`` (solver counts a move) taken.
+MAX_ADVICE_BUDGET = 10_000_000
+#: The mark of each grade of a reviewed move in the list of moves, as analysis boards write them.
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 _CSS = """
 body { font-family: sans-serif; margin: 1em 2em; background: #fbfaf6; color: #222; }
@@ -52,6 +64,12 @@ h1 { font-size: 1.3em; margin-bottom: .2em; }
 table.chances { border-collapse: collapse; font-size: .85em; margin-top: .8em; }
 table.chances td, table.chances th { padding: 1px 8px; text-align: left; }
 table.chances td.p { text-align: right; font-variant-numeric: tabular-nums; }
+#advice { margin: .3em 0; max-width: 60em; overflow-wrap: anywhere; }
+#moves li .mark { font-weight: bold; color: #b36b00; }
+#moves li.blunder .mark, #moves li.mistake .mark { color: #b00; }
+table.accuracy { border-collapse: collapse; font-size: .9em; }
+table.accuracy td, table.accuracy th { padding: 1px 8px; text-align: right; }
+table.accuracy td:first-child, table.accuracy th:first-child { text-align: left; overflow-wrap: anywhere; max-width: 16em; }
 """
 
 _JS = """
@@ -87,6 +105,9 @@ _JS = """
     $('last-move').textContent = move ? move : '(the deal, before the first move)';
     $('comments').textContent = data.comments[at] ? data.comments[at].join('\\n') : '';
     $('comments').hidden = !data.comments[at];
+    const review = data.advice && at > 0 ? data.advice[at - 1] : null;
+    $('advice').textContent = review ? 'review: ' + review : '';
+    $('advice').hidden = !review;
     $('status').textContent = s.status;
     $('link').setAttribute('href', '#' + at);
     $('slider').value = String(at);
@@ -237,9 +258,33 @@ def _series(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "exact": bool(v.get("entropy") and v["entropy"]["exact"])} for v in vs]
 
 
-def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -> str:
+def advice_html(advice: dict[str, Any]) -> str:
+    """The review's table: each player's accuracy, rated moves and grades (every name escaped)."""
+    grades = list(advice["grade_names"])
+    head = "".join(f"<th>{markup(h)}</th>" for h in ["player", "accuracy", "rated", *grades, "claims"])
+    rows = []
+    for p in advice["players"]:
+        acc = "-" if p["accuracy"] is None else f"{100 * p['accuracy']:.1f} %"
+        cells = [p["player"], acc, p["rated"], *(p[g] for g in grades), p["claims"]]
+        rows.append("<tr>" + "".join(f"<td>{markup(str(c))}</td>" for c in cells) + "</tr>")
+    stopped = f"<p>{markup(advice['stopped'])}</p>" if advice.get("stopped") else ""
+    return (f'<section id="accuracy"><h2>Accuracy</h2>'
+            f"<p>{markup(_advice_words(advice))}</p>{stopped}"
+            f'<table class="accuracy"><tr>{head}</tr>{"".join(rows)}</table></section>')
+
+
+def _advice_words(advice: dict[str, Any]) -> str:
+    marks = ", ".join(f"{m} {g}" for g, m in MARKS.items())
+    return (f"Each move from its mover's seat, the best move by information beside the move played "
+            f"({advice['budget']:,} solver counts a move); accuracy: the bits a player's rated moves gave over "
+            f"the bits the best moves would have given. Marks: {marks}.")
+
+
+def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None,
+         advice: dict[str, Any] | None = None) -> str:
     """The whole page for a replayed log: every seat of :func:`report_seats`, ``viewpoint``
-    shown first; ``comments`` the log's, one list per move from 0 (:mod:`checker.comments`)."""
+    shown first; ``comments`` the log's, one list per move from 0 (:mod:`checker.comments`);
+    ``advice`` the review of each move (``to_json()`` of the review ``report --advice`` gets)."""
     rules = rep.rules
     seats = report_seats(rep, viewpoint)
     pool = _Pool()
@@ -253,6 +298,7 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -
         "rules": rules.canonical_name, "seat": seats.index(viewpoint),
         "moves": [printable(v["last_move"] or "") for v in per_seat[0][1:]],  # shown as text
         "comments": [[printable(c) for c in n] or None for n in notes],
+        "advice": [printable(m["says"]) for m in advice["moves"]] if advice else None,  # shown as text
         "groups": groups,
         "seats": [{"name": seat.name, "steps": _seat_steps(pool, vs)} for seat, vs in zip(seats, per_seat)],
         "lines": list(pool.index),
@@ -261,9 +307,17 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -
     options = "".join(f'<option value="{i}"{" selected" if s == viewpoint else ""}>{markup(seat_label(s))}</option>'
                       for i, s in enumerate(seats))
     noted = {i for i, n in enumerate(notes) if n}
-    moves = "\n".join(f'<li value="{s.number}" title="line {s.position.line}"'
-                      f'{" class=noted" if s.number in noted else ""}>'
-                      f'<a href="#{s.number}">{markup(_move(rules, s))}</a></li>' for s in rep.steps)
+    graded = {m["move"]: m["grade"] for m in advice["moves"] if m["grade"] in MARKS} if advice else {}
+
+    def item(s: Any) -> str:
+        classes = " ".join(c for c in ("noted" if s.number in noted else "", graded.get(s.number, "")) if c)
+        grade = graded.get(s.number)
+        mark = f' <span class="mark" title="{grade}">{MARKS[grade]}</span>' if grade else ""
+        attrs = f' class="{classes}"' if classes else ""
+        return (f'<li value="{s.number}" title="line {s.position.line}"{attrs}>'
+                f'<a href="#{s.number}">{markup(_move(rules, s))}</a>{mark}</li>')
+
+    moves = "\n".join(item(s) for s in rep.steps)
     errors = rep.reporter.errors
     err = ""
     if errors:
@@ -293,6 +347,7 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -
 <input id="slider" type="range" min="0" max="{len(rep.steps)}" value="{len(rep.steps)}" aria-label="move">
 </div>
 <p>last move: <code id="last-move"></code> <a id="link" href="#0" title="a link to this move">#</a></p>
+<p id="advice" hidden></p>
 <p id="comments" hidden></p>
 <p id="status"></p>
 {end_html(end_view(rep))}
@@ -303,6 +358,7 @@ def page(rep: Replay, viewpoint: Any, comments: list[list[str]] | None = None) -
 </ol>
 <table class="chances" id="chances"></table></div>
 </div>
+{advice_html(advice) if advice else ""}
 <section id="graph"><h2>Over the game</h2>
 {graph}
 </section>
@@ -334,6 +390,37 @@ def _comments(path: str, rep: Replay) -> list[list[str]]:
     return move_comments(text, [s.position.line for s in rep.steps])
 
 
+def _bad(log: str, message: str, hint: str | None = None) -> DiagnosticError:
+    return DiagnosticError([Diagnostic("RL010", message, Position(log), hint=hint)])
+
+
+def advice_budget(args: argparse.Namespace) -> int | None:
+    """``--advice-budget``'s value (None: the default), a whole number from 1 to
+    :data:`MAX_ADVICE_BUDGET`, given with ``--advice``; else RL010."""
+    text = getattr(args, "advice_budget", None)
+    if text is None:
+        return None
+    if not getattr(args, "advice", False):
+        raise _bad(args.log, "--advice-budget is the budget of --advice: give --advice too",
+                   hint="e.g. report game.yaml -o game.html --advice --advice-budget 2000")
+    value = int(text) if text.strip().isascii() and text.strip().isdigit() else None
+    if value is None or not 1 <= value <= MAX_ADVICE_BUDGET:
+        raise _bad(args.log, f"--advice-budget {printable(text)}: the solver counts allowed for each move must be a "
+                             f"whole number from 1 to {MAX_ADVICE_BUDGET:,}", hint="the default is 400")
+    return value
+
+
+def advisor(log: str) -> Callable[[Replay, int | None], Any]:
+    """The review ``--advice`` asks for, from the command set installed beside the checker that
+    offers it (``REPORT_ADVICE``; see the module's docstring); RL010 when none does."""
+    from .cli import _plugins
+
+    found = next((fn for fn in (getattr(p, "REPORT_ADVICE", None) for p in _plugins()) if fn is not None), None)
+    if found is None:
+        raise _bad(log, "--advice: no installed command set values moves (the variant lab does)")
+    return found
+
+
 def run_report(args: argparse.Namespace) -> int:
     from .solve import viewpoint_of
 
@@ -341,10 +428,23 @@ def run_report(args: argparse.Namespace) -> int:
 
     inputs = [args.log, *(getattr(args, "house", ()) or ())]
     check_file(args.output, inputs)  # before the work: a name that cannot be written is said at once
+    budget = advice_budget(args)
+    review = advisor(args.log) if getattr(args, "advice", False) else None
     log, rules = parse_log(args.log, house=tuple(getattr(args, "house", ()) or ()))
     rep = replay(log, rules)
-    text = page(rep, viewpoint_of(args, rep), _comments(args.log, rep))
+    viewpoint = viewpoint_of(args, rep)
+    reviewed = review(rep, budget) if review is not None else None  # the long part: before anything is written
+    advice = reviewed.to_json() if reviewed is not None else None
+    text = page(rep, viewpoint, _comments(args.log, rep), advice)
     write_file(args.output, text, inputs)
-    seats = ", ".join(seat_label(s) for s in report_seats(rep, viewpoint_of(args, rep)))
-    print(fit(printable(f"wrote {args.output}: {len(rep.steps)} moves, seen by {seats}")))
+    seats = [seat_label(s) for s in report_seats(rep, viewpoint)]
+    if getattr(args, "format", "text") == "json":
+        print(json_text({"file": args.log, "output": args.output, "rules": rules.canonical_name,
+                         "moves": len(rep.steps), "errors": len(rep.reporter.errors), "seats": seats,
+                         "advice": advice}, indent=1))
+    else:
+        width = terminal_width()
+        print(fit(printable(f"wrote {args.output}: {len(rep.steps)} moves, seen by {', '.join(seats)}"), width))
+        if reviewed is not None:
+            print(reviewed.text(width))
     return 1 if rep.reporter.errors else 0

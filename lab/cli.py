@@ -21,7 +21,7 @@ from ..spec.diagnostics import Diagnostic, DiagnosticError, Position, printable
 # Each command imports what it runs (the bots, the state machine, numpy) when it runs:
 # building the parser, as every command and ``ruleslawyer --version`` do, loads none of it.
 
-__all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS", "VALIDATORS"]
+__all__ = ["add_commands", "HANDLERS", "PLAY_COMMANDS", "REPORT_ADVICE", "VALIDATORS"]
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INCOMPLETE = 4  # prove: its budget stopped the search before every state was checked
@@ -510,6 +510,19 @@ def _hint(recorder: Any, rest: str) -> None:
 
     hint(recorder, rest)
 
+
+def _report_advice(rep: Any, budget: int | None) -> Any:
+    from .review import review_game
+    from .simulate import Progress
+
+    with Progress(len(rep.steps), "advice") as bar:
+        return review_game(rep, budget, advance=bar.advance)
+
+
+#: What ``report --advice`` adds to the checker's report (:mod:`lab.review`, imported when used): the
+#: review of a replayed log, move by move, within a budget of solver counts a move (None: the default);
+#: it has ``to_json()`` and ``text(width)``.  A progress bar on standard error when it is a terminal.
+REPORT_ADVICE: Callable[[Any, int | None], Any] = _report_advice
 
 #: Commands the variant lab adds at ``play``'s prompt (:mod:`lab.hint`, imported when used).
 PLAY_COMMANDS = {

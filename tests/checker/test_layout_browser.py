@@ -133,3 +133,37 @@ def test_comments_follow_the_moves(browser, pages):
     assert browser.eval("document.getElementById('comments').hidden")
     browser.eval("window.ruleslawyer.show(1)")
     assert browser.eval("document.getElementById('comments').textContent").startswith("Turn 1: only red herrings")
+
+
+def test_the_annotated_report_runs_and_lays_out(browser, tmp_path):
+    """``report --advice`` (the tiny deck of tests/lab/data): each move's review shown as the page steps,
+    a mark on each move its review grades an inaccuracy or worse, a row per player in the accuracy table,
+    and the page still within its window."""
+    import json
+
+    log = ROOT / "tests" / "lab" / "data" / "tiny-game.yaml"
+    page = tmp_path / "tiny.html"
+    data = json.loads(_cli("report", str(log), "-o", str(page), "--advice", "--advice-budget", "5000",
+                           "--format", "json").stdout)["advice"]
+    browser.open(page.as_uri() + "#0", "window.ruleslawyer")
+    browser.eval(LAYOUT_JS)
+    assert browser.eval("document.getElementById('advice').hidden")  # the deal: no move to review
+    for m in data["moves"]:
+        browser.eval(f"window.ruleslawyer.show({m['move']})")
+        assert not browser.eval("document.getElementById('advice').hidden")
+        assert browser.eval("document.getElementById('advice').textContent") == "review: " + m["says"]
+        assert browser.eval("layout(document.querySelector('#picture svg'))") == []
+    faults = [m["move"] for m in data["moves"] if m["grade"] in ("inaccuracy", "mistake", "blunder")]
+    assert faults  # the log has some (the enumeration of tests/lab/test_review.py says which)
+    marked = browser.eval("Array.from(document.querySelectorAll('#moves li')).map("
+                          "(li, i) => li.querySelector('.mark') ? i + 1 : 0).filter(n => n)")
+    assert marked == faults
+    rows = browser.eval("Array.from(document.querySelectorAll('#accuracy tr')).map(r => r.children[0].textContent)")
+    assert rows == ["player", "Ann", "Bob", "Cat"]
+    shot = tmp_path / "tiny.png"
+    browser.screenshot(str(shot), 1300, 900)
+    assert png_size(str(shot)) == (1300, 900)
+    assert browser.eval("document.documentElement.scrollWidth") <= 1300
+    right = browser.eval("Math.max(...Array.from(document.querySelectorAll('body *'))"
+                         ".map(e => e.getBoundingClientRect().right))")
+    assert right <= 1300

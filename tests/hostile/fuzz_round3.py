@@ -67,6 +67,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 EXAMPLES = ROOT / "examples"
 CORPUS = HERE / "corpus"
+TINY = ROOT / "tests" / "lab" / "data"  # a deck small enough for report --advice within the CPU limit
 ROUND3 = ROOT.parent / "shared" / "hostile-round3"  # the red team's files, when the checkout has them beside it
 
 CPU_LIMIT = 20                     # seconds of CPU for one run
@@ -347,9 +348,28 @@ class Maker:
         case.argv = ["show", str(log), *at, *self._seat(rng), *fmt, *sheet, *self._house(rng)]
 
     def _report(self, rng: random.Random, case: Case) -> None:
-        log = self._a_log(rng, case)
+        advice = rng.random() < 0.25
+        # --advice values every move (seconds a question of a bundled game): the tiny deck's game, sound or
+        # mutated, keeps a run within the CPU limit; a bad --advice-budget is refused before any work
+        log = self._tiny_log(rng, case) if advice else self._a_log(rng, case)
+        opts = ["--advice"] if advice else []
+        if rng.random() < (0.6 if advice else 0.05):
+            opts += ["--advice-budget", str(rng.choice([1, 3, 50, 400, 0, -1, "x", "\u202e1", 10 ** 12]))]
+        if rng.random() < 0.3:
+            opts += ["--format", rng.choice(["text", "json"])]
         case.argv = ["report", str(log), "-o", self._output(rng, case, log, False), *self._seat(rng),
-                     *self._house(rng)]
+                     *self._house(rng), *opts]
+
+    def _tiny_log(self, rng: random.Random, case: Case) -> Path:
+        """The tiny deck's game (tests/lab/data), its rule file beside it; mutated half the time."""
+        shutil.copy(TINY / "tiny-ask.yaml", case.folder / "tiny-ask.yaml")
+        log = case.folder / "tiny-game.yaml"
+        source = TINY / "tiny-game.yaml"
+        if rng.random() < 0.5:
+            log.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        else:
+            log.write_text(dump(mutate(rng, self.doc(source), self.voc)), encoding="utf-8", errors="surrogatepass")
+        return log
 
     def _schema(self, rng: random.Random, case: Case) -> None:
         players = ["--players", *rng.sample(NAMES, rng.randint(0, 6))] if rng.random() < 0.5 else []

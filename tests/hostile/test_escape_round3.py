@@ -475,3 +475,33 @@ def test_a_name_written_into_a_log_reads_back():
 
     for name in [*HOSTILE, "B\x9bn", "C\ud800", "\x85"]:
         assert yaml.safe_load(f"name: {scalar(name)}") == {"name": name}, name
+
+
+def test_report_advice_escapes_every_hostile_name(tmp_path, monkeypatch, capsys):
+    """``report --advice`` prints each player's accuracy and each graded move by name, and puts the
+    review of each move into the page: every control, a right-to-left override, markup and a lone
+    surrogate in a player's name, escaped in the text, exact in the JSON, never raw in the page."""
+    data = ROOT / "tests" / "lab" / "data"
+    (tmp_path / "tiny-ask.yaml").write_text((data / "tiny-ask.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    base = (data / "tiny-game.yaml").read_text(encoding="utf-8")
+    names = _controls() + ["\u202eevil", "<!--<script>", "</script>&amp;", "C\ud800at", "x" * 200]
+    monkeypatch.setenv("COLUMNS", "100")
+    for i in range(0, len(names), 3):
+        batch = (names[i:i + 3] + ["Ann2", "Bob2", "Cat2"])[:3]
+        text = base
+        for old, new in zip(("Ann", "Bob", "Cat"), batch):
+            text = text.replace(old, json.dumps(new))
+        log, page = tmp_path / "game.yaml", tmp_path / "r.html"
+        log.write_text(text, encoding="utf-8", errors="surrogatepass")
+        for fmt in ("text", "json"):
+            status = main(["report", str(log), "-o", str(page), "--advice", "--advice-budget", "20", "--format", fmt])
+            out = capsys.readouterr().out
+            assert status == 0, (batch, out)
+            assert_terminal_safe(out, f"report --advice --format {fmt}")
+            if fmt == "json":
+                assert [p["player"] for p in json.loads(out)["advice"]["players"]] == batch
+            else:
+                assert any(line.startswith(shown(batch[0])) for line in out.splitlines()), batch
+        html = page.read_text(encoding="utf-8", errors="surrogatepass")
+        assert not [c for c in html if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0 or c == "\u202e"]
+        assert "<!--<script>" not in html and "</script>&amp;" not in html
