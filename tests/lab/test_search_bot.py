@@ -116,3 +116,16 @@ def test_the_same_decision_for_two_true_deals_the_bot_cannot_tell_apart():
             (b.kind, {k: v for k, v in b.args.items() if k != "smiles"})
         checked += 1
     assert checked and weighed
+
+
+def test_the_race_budget_is_counted_in_solver_counts():
+    """moves=2, iterations=2 on Lady Alice 3p (no one out: greedy claims only when sure): each question
+    weighed costs 2 deals x 2 candidates x 3 counts (the bot's own, and each opponent's)."""
+    from ruleslawyer.lab.engine import Lab
+    from ruleslawyer.lab.game import play_game
+
+    rules = load_rules("lady-alice", variant="3p")
+    lab = Lab(rules)
+    bots = parse_bots("search:iterations=2;moves=2;floor=1,greedy", 3, rules=rules)
+    play_game(lab, bots, 4, 0, 300, track=False)
+    assert bots[0].raced > 0 and bots[0].race_counts == 12 * bots[0].raced and bots[0].playouts == 0
