@@ -12,7 +12,8 @@ with any number of runs.  For each bot name: its wins (a joint win counts for ea
 winner, as ``simulate``'s win rate by seat does) as a share of its seats,
 with a Wilson 95 % interval (:func:`lab.stats.rate_ci`), against 1/n, the
 rate of a seat at a table of equals.  A search bot's work is reported as
-counted: decisions weighed by playouts, playouts played, and games per
+counted: claims weighed by playouts, playouts played, questions weighed
+for the race and the solver counts they took, and games per
 second (CPU time of this process) beside its budget.
 
 Nothing is asserted.
@@ -70,14 +71,16 @@ def main() -> None:
         out["bots"][name] = {"seats": seats[name], "wins": wins[name], "rate": d["rate"], "lo": d["lo"], "hi": d["hi"]}
         if isinstance(bot, SearchBot):
             out["bots"][name].update({"iterations": bot.iterations, "decisions_searched": bot.searched,
-                                      "playouts": bot.playouts})
+                                      "playouts": bot.playouts, "questions_raced": bot.raced,
+                                      "race_counts": bot.race_counts})
     if args.json:
         print(json.dumps(out, indent=1))
         return
     print(f"{out['game']}: {args.games} games, seed {args.seed}, table {', '.join(names)} (rotated); "
           f"{cpu:.1f} s CPU, {out['games_per_cpu_second']} games/s; a seat of equals wins 1/{n} = {100 / n:.1f} %")
     for name, d in out["bots"].items():
-        extra = (f"; {d['decisions_searched']} decisions searched, {d['playouts']} playouts "
+        extra = (f"; {d['decisions_searched']} claims weighed, {d['playouts']} playouts, "
+                 f"{d['questions_raced']} questions weighed for the race, {d['race_counts']} solver counts "
                  f"(iterations={d['iterations']})" if "playouts" in d else "")
         print(f"  {name:<40} {100 * d['rate']:5.1f} %  [{100 * d['lo']:.1f}, {100 * d['hi']:.1f}]  "
               f"({d['wins']} wins in {d['seats']} seats){extra}")

@@ -21,6 +21,25 @@ right, from the bot's knowledge, reaches ``search:floor=P`` (default
 
 Candidates: the greedy move, and the likeliest claim (``width=K``: the K
 likeliest claims, default 1).
+
+**Which question: information now against the race.**  The greedy bot asks
+what tells *it* most; what it asks is told to the table too, and a game is
+won by the first to be sure.  Among the greedy bot's ``moves=K`` best moves
+by information (default :data:`MOVES`), the search bot draws ``iterations``
+deals from its own knowledge and, on each, plays every candidate's outcome
+and counts, for every other player still in the game, the solutions that
+player would have left (that player's viewpoint in the drawn deal: the zones
+they see as dealt there, and the facts the bot saw that they saw too, as
+:mod:`solver.others` rebuilds it).  A candidate's value is the bits it tells
+the bot (the advice's exact figure) less ``race=W`` times the bits it tells
+the opponent nearest to the solution (default :data:`RACE`; 0: greedy's
+choice), an opponent left sure while the bot is not counting
+:data:`LOSS_BITS` more (they would claim first).  One search costs
+``iterations`` × candidates solver counts per opponent, no playout.
+
+Never the true deal: the bot reads the facts it saw (``Turn.history``
+filtered to its own), deals drawn from them, and outcomes filled in from
+those deals; two true deals it cannot tell apart get the same decision.
 """
 
 from __future__ import annotations
@@ -33,6 +52,7 @@ from typing import Any, Mapping, Sequence
 from ..solver.engines import initial
 from ..solver.errors import SolverError
 from ..solver.sampled import sample
+from ..spec.deal import pin
 from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from .bots import BotSpecError, GreedyBot, Turn, _split
@@ -46,6 +66,12 @@ ITERATIONS = 16
 FLOOR = 0.15
 #: Moves after which a playout is cut (scored as not won).
 PLAYOUT_MOVES = 400
+#: Candidate moves (the greedy bot's best by information) weighed for the race, by default.
+MOVES = 4
+#: Weight of the information a move tells the nearest opponent, by default (0: greedy's choice).
+RACE = 1.0
+#: What an opponent left sure (while the bot is not) costs, in bits.
+LOSS_BITS = 4.0
 #: The largest budget a specification may give.
 MAX_ITERATIONS = 100_000
 
@@ -55,14 +81,21 @@ class SearchBot(GreedyBot):
     iterations: int = ITERATIONS
     floor: float = FLOOR
     width: int = 1
+    moves: int = MOVES
+    race: float = RACE
     name = "search"
-    #: Work done, counted (never timed): decisions weighed by playouts, and playouts played.
+    #: Work done, counted (never timed): decisions weighed by playouts, playouts played, questions
+    #: weighed for the race, and the solver counts those took.
     searched: int = 0
     playouts: int = 0
+    raced: int = 0
+    race_counts: int = 0
 
     def spec(self) -> str:
         return (f"search:iterations={self.iterations}" + (f";floor={self.floor:g}" if self.floor != FLOOR else "")
-                + (f";width={self.width}" if self.width != 1 else "") + self.filters_spec())
+                + (f";width={self.width}" if self.width != 1 else "")
+                + (f";moves={self.moves}" if self.moves != MOVES else "")
+                + (f";race={self.race:g}" if self.race != RACE else "") + self.filters_spec())
 
     def choose(self, turn: Turn) -> Play | None:
         play = GreedyBot.choose(self, turn)
@@ -70,6 +103,8 @@ class SearchBot(GreedyBot):
         lab = turn.lab
         if play is None or advice is None or lab.kinds[play.kind].claims or not turn.history:
             return play
+        if self.race > 0 and self.moves > 1:
+            play = self.race_choice(turn, advice, play)
         claims = self.likely_claims(turn)
         candidates = [play] + claims[:self.width]
         if len(candidates) < 2:
@@ -107,9 +142,72 @@ class SearchBot(GreedyBot):
                     found.append((chance, len(found), play))
         return [p for _c, _i, p in sorted(found, key=lambda t: (-t[0], t[1]))]
 
+    def race_choice(self, turn: Turn, advice: Any, play: Play) -> Play:
+        """Among the greedy bot's best moves by information, the one of most information to the
+        bot less ``race`` times the information to the opponent nearest the solution, over deals
+        drawn from the bot's knowledge (see the module's docstring); ``play`` (greedy's) on a tie."""
+        lab, state, actor, view = turn.lab, turn.state, turn.actor, turn.view
+        if view is None:
+            return play
+        top = []
+        for m in advice.moves:
+            if len(top) >= self.moves:
+                break
+            if lab.kinds[m.kind].claims or not self.allows(turn, m.kind, m.args):
+                continue
+            if (m.solution_bits if m.solution_bits is not None else m.bits or 0.0) <= 0:
+                continue
+            made = self._made(turn, m.kind, m.args)
+            if made is not None and not self.forces_gamble(turn, made):
+                top.append((m, made))
+        if len(top) < 2:
+            return play
+        own = _own(turn)
+        seed = turn.rng.randrange(2 ** 31)
+        try:
+            worlds, _method, _rate = sample(turn.deal, own, self.iterations, seed)
+            before = math.log2(max(1, view.solution_count()))
+        except (SolverError, ValueError):
+            return play
+        exact = all(m.solution_bits is not None for m, _ in top)
+        rng = random.Random(seed)
+        mine = [0.0] * len(top)
+        theirs = [0.0] * len(top)
+        opponents = [p for p in state.players if p != actor and p not in state.out]
+        self.raced += 1
+        try:
+            for world in worlds:
+                views = {p: _view_of(turn.deal, world, p, own) for p in opponents}
+                nearest = min((math.log2(max(1, k.solution_count())) for k in views.values()), default=0.0)
+                for i, (m, _made) in enumerate(top):
+                    made = lab.complete(state, actor, m.kind, dict(m.args), world, rng)
+                    if made is None:
+                        continue
+                    facts = lab.machine.observations(state, made, source=state.played)
+                    me = math.log2(max(1, view.with_facts([f for f in facts if f.seen_by(actor)]).solution_count()))
+                    left = [view_p.with_facts([f for f in facts if f.seen_by(p)]).solution_count()
+                            for p, view_p in views.items()]
+                    self.race_counts += 1 + len(left)
+                    mine[i] += before - me
+                    if left:
+                        after = min(math.log2(max(1, n)) for n in left)
+                        theirs[i] += nearest - after + (LOSS_BITS if min(left) <= 1 and me > 0 else 0.0)
+        except SolverError:
+            return play
+        n = len(worlds) or 1
+        values = [((m.solution_bits or 0.0) if exact else mine[i] / n) - self.race * theirs[i] / n
+                  for i, (m, _made) in enumerate(top)]
+        best = max(values)
+        chosen = next(i for i, v in enumerate(values) if v >= best - 1e-9)
+        greedy = next((i for i, (_m, made) in enumerate(top) if made.kind == play.kind
+                       and _mover_args(lab, made) == _mover_args(lab, play)), None)
+        if greedy is not None and values[greedy] >= best - 1e-9:
+            return play
+        return top[chosen][1]
+
     def best(self, turn: Turn, candidates: Sequence[Play]) -> int:
         """The index of the candidate whose playouts score best (the first on a tie)."""
-        own = tuple(f for f in turn.history if f.viewers is None or turn.actor in f.viewers)
+        own = _own(turn)
         deals = max(1, self.iterations // len(candidates))
         try:
             worlds, _method, _rate = sample(turn.deal, own, deals, turn.rng.randrange(2 ** 31))
@@ -139,10 +237,9 @@ def playout(turn: Turn, play: Play, world: Mapping[str, str], rng: random.Random
     players = list(state.players)
     greedy = GreedyBot()
     by_player = {p: greedy for p in players}
+    own = _own(turn)
     try:
-        base = initial(deal)
-        views: dict[str, Any] = {p: base.with_facts(f for f in turn.history if (f.viewers is None or p in f.viewers)
-                                                    and f.holds(world)) for p in players}
+        views: dict[str, Any] = {p: _view_of(deal, world, p, own) for p in players}
     except SolverError:
         return 0.0
     moves, ignored = 0, {}
@@ -161,6 +258,24 @@ def playout(turn: Turn, play: Play, world: Mapping[str, str], rng: random.Random
             _table, winners = _result(lab, state, solution_of(deal, world))
             return 1.0 / len(winners) if actor in winners else 0.0
     return 0.0
+
+
+def _own(turn: Turn) -> tuple[Fact, ...]:
+    """The facts the bot saw: all it decides from."""
+    return tuple(f for f in turn.history if f.seen_by(turn.actor))
+
+
+def _view_of(deal: Any, world: Mapping[str, str], player: str, own: Sequence[Fact]) -> Any:
+    """A player's knowledge in a drawn deal, as the bot can rebuild it: the zones the player
+    sees, as dealt there, and the facts the bot saw that the player saw too (for the bot
+    itself: all it saw)."""
+    zones = set(deal.visible_zones(player))
+    pins = [pin(card, zone, None, source="drawn") for card, zone in world.items() if zone in zones]
+    return initial(deal).with_facts(pins + [f for f in own if f.seen_by(player)])
+
+
+def _mover_args(lab: Any, play: Play) -> dict[str, Any]:
+    return {p.name: play.args[p.name] for p in lab.kinds[play.kind].mover if p.name in play.args}
 
 
 def _next(lab: Any, state: State, by_player: Mapping[str, GreedyBot], world: Mapping[str, str],
@@ -194,16 +309,18 @@ def _next(lab: Any, state: State, by_player: Mapping[str, GreedyBot], world: Map
 
 
 def parse_search(rest: str, column: int) -> SearchBot:
-    """``search:iterations=N;floor=P;width=K`` (each optional)."""
+    """``search:iterations=N;floor=P;width=K;moves=M;race=W`` (each optional)."""
     bot = SearchBot()
+    keys = ("iterations", "floor", "width", "moves", "race")
     for part, _offset in _split(rest, ";"):
         if not part.strip():
             continue
         key, eq, num = (x.strip() for x in part.partition("="))
-        if not eq or key not in ("iterations", "floor", "width"):
-            raise BotSpecError(f"a search bot takes iterations=N (playouts per decision), floor=P (a claim's "
-                               f"chance from which it is weighed) and width=K (claims weighed), not {part.strip()!r}",
-                               column)
+        if not eq or key not in keys:
+            raise BotSpecError(f"a search bot takes iterations=N (playouts or deals per decision), floor=P (a "
+                               f"claim's chance from which it is weighed), width=K (claims weighed), moves=M "
+                               f"(questions weighed for the race) and race=W (weight of what a question tells "
+                               f"the nearest opponent), not {part.strip()!r}", column)
         try:
             value = float(num)
         except ValueError:
@@ -212,8 +329,12 @@ def parse_search(rest: str, column: int) -> SearchBot:
             if not math.isfinite(value) or not 0 < value <= 1:
                 raise BotSpecError("floor must be a chance above 0, at most 1", column)
             bot.floor = value
+        elif key == "race":
+            if not math.isfinite(value) or not 0 <= value <= 10:
+                raise BotSpecError("race must be a number from 0 to 10", column)
+            bot.race = value
         else:
-            top = MAX_ITERATIONS if key == "iterations" else 8
+            top = {"iterations": MAX_ITERATIONS, "width": 8, "moves": 64}[key]
             if not math.isfinite(value) or value != int(value) or not 1 <= value <= top:
                 raise BotSpecError(f"{key} must be a whole number from 1 to {top:,}", column)
             setattr(bot, key, int(value))

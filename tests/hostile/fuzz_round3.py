@@ -158,7 +158,9 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         "random:ask.via.final=0", "random:ask.via.fnal=1", "random:suggest.x.y=1", "random:ask.via.final=-2",
         # (a search bot that weighs nothing but certain claims: every run stays within its CPU limit)
         "search:iterations=1;floor=1", "search:iterations=0", "search:floor=1;iterations=2", "search:width=9",
-        "search:iterations=1e9", "search:floor=1,random"]
+        "search:iterations=1e9", "search:floor=1,random",
+        # the race between questions (a search of one deal: within the CPU limit too)
+        "search:iterations=1;floor=1;moves=2;race=0.5", "search:race=-1", "search:moves=65", "search:race=inf"]
 
 # value (issue 23): restrictions by parameter and written out, sound and hostile; its cheap tables
 VALUE_PARAMETERS = ["assistant", "place.value", "ask.via", "value", "assistent", "ask.nothing", "askk.via", "",
