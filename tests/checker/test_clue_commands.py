@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import yaml
 
 from ruleslawyer.spec.loader import load_rules
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .test_recorder import Session
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 EXAMPLES = ROOT / "examples" / "clue"
 
 
 def run(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+    done = cli(*args, cwd=cwd)
     assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     return done
 
