@@ -122,8 +122,11 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests marked heavy first, each group in its collected order (every xdist worker
-    collects and sorts alike).  ``make test`` runs on two workers that take the tests left
-    (``--dist worksteal``): a heavy test started last kept one worker busy while the other
-    had nothing left to do; started first, the light ones fill in around it."""
-    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+    """The modules that hold a test marked heavy first, each whole and in its collected order
+    (a module's fixtures are made once only while its tests run one after the other; every
+    xdist worker collects and sorts alike).  ``make test`` runs on two workers that take the
+    tests left from the end of each other's queue (``--dist worksteal``): a heavy test started
+    last kept one worker busy while the other had nothing left to do; started first, the
+    light ones fill in around it."""
+    heavy = {item.path for item in items if item.get_closest_marker("heavy") is not None}
+    items.sort(key=lambda item: item.path not in heavy)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 import yaml
 
 from ruleslawyer.spec.loader import load_rules
@@ -87,6 +88,7 @@ def test_play_records_a_suggestion_and_its_answers(tmp_path):
 QUICK = "random:accuse=1"
 
 
+@pytest.mark.heavy
 def test_simulate_compare_and_prove(tmp_path):
     done = run("simulate", "clue", "--variant", "3p", "--games", "12", "--seed", "4", "--format", "json",
                "--bots", QUICK, "--logs", str(tmp_path / "logs"))
