@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean golden citations
+.PHONY: install demo test test-loaded bench clean golden citations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m compileall -q -j 0 ruleslawyer spec solver checker lab rules tests
 	$(BIN)/python -m pytest -n auto --dist worksteal
+
+# make test on a machine loaded on purpose: two busy processes per core beside it, stopped after
+# (benchmarks/loaded.py); it prints the wall time and the load. No test is changed for it.
+test-loaded: $(STAMP)
+	$(BIN)/python benchmarks/loaded.py --per-core 2 -- $(MAKE) test
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/solve_bench.py

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from ..checker.check import check_text
+from ..checker.files import signals_held
 from ..spec.loader import load_rules
 from ..spec.model import Ruleset
 from ..checker.outputs import log_ref
@@ -247,7 +248,14 @@ def check_address(address: str) -> None:
 
 
 class Progress:
-    """A progress bar on standard error when it is a terminal (rich); silent otherwise."""
+    """A progress bar on standard error when it is a terminal (rich); silent otherwise.
+
+    Starting the bar swaps ``sys.stderr`` for rich's proxy, which draws the bar again
+    under every line written through it; stopping it swaps it back.  A Ctrl-C in the
+    middle of either would leave the proxy in place (the command's "interrupted" line
+    then drawn with the bar under it, a bar drawn after the line): both are done with
+    the ending signals held off (``signals_held``), and a bar whose start is interrupted
+    is stopped before the interrupt goes on."""
 
     def __init__(self, total: int, label: str, enabled: bool | None = None):
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
@@ -256,22 +264,33 @@ class Progress:
 
     def __enter__(self) -> "Progress":
         if self.enabled and self.total > 0:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TimeRemainingColumn
-            from rich.markup import escape as rich_escape
-
-            self._bar = Bar("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), transient=True, console=_console())
-            self._bar.__enter__()
-            self._task = self._bar.add_task(rich_escape(self.label), total=self.total)  # a label, not markup
+            try:
+                with signals_held():
+                    self._start()
+            except BaseException:  # Ctrl-C held off until the bar was up: taken down again
+                self.__exit__(None, None, None)
+                raise
         return self
+
+    def _start(self) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TimeRemainingColumn
+        from rich.markup import escape as rich_escape
+
+        bar = Bar("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), transient=True, console=_console())
+        self._bar = bar
+        bar.__enter__()
+        self._task = bar.add_task(rich_escape(self.label), total=self.total)  # a label, not markup
 
     def advance(self, k: int) -> None:
         if self._bar is not None:
             self._bar.advance(self._task, k)
 
     def __exit__(self, *exc: Any) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
+        with signals_held():
+            bar, self._bar = self._bar, None
+            if bar is not None:
+                bar.__exit__(*exc)
 
 
 def _console() -> Any:

@@ -12,8 +12,11 @@ off (below).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import resource
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -41,6 +44,46 @@ def cpu_time() -> float:
     through ``subprocess.run``, is the work that call did."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def cli(*args: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``ruleslawyer ARGS`` run in this process (the command line's ``main(argv)``), given back as a
+    finished process: ``returncode``, ``stdout``, ``stderr``.
+
+    A child process costs about 0.4 s of CPU to start (Python, the imports) and proves nothing
+    more where only the output and the exit status are checked; a test of the process itself (a
+    signal, a resource limit, the console script, a terminal, start-up) keeps a child.  ``cwd``
+    and ``env`` (variables set for the call, as ``COLUMNS``) are the child's would-be folder and
+    additions to its environment; both are restored after."""
+    from ruleslawyer.checker.cli import main
+
+    argv = [os.fspath(a) for a in args]
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    saved = {k: os.environ.get(k) for k in env or {}}
+    here = os.getcwd()
+    try:
+        os.environ.update(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = main(argv)
+    finally:
+        os.chdir(here)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        stdout.flush()
+        stderr.flush()
+
+    def text(data: io.BytesIO) -> str:  # as subprocess's text mode reads it (universal newlines)
+        return io.TextIOWrapper(io.BytesIO(data.getvalue()), encoding="utf-8").read()
+
+    return subprocess.CompletedProcess(["ruleslawyer", *argv], status, text(out), text(err))
 
 
 @pytest.fixture
@@ -75,3 +118,20 @@ def _ctrl_c_as_python_leaves_it():
     yield
     signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask - {signal.SIGINT})
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "heavy: a test that spends many seconds of CPU on a quiet machine (about 8 or more): "
+                   "run first, so that the workers of `make test` end together")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The modules that hold a test marked heavy first, each whole and in its collected order
+    (a module's fixtures are made once only while its tests run one after the other; every
+    xdist worker collects and sorts alike).  ``make test`` runs on two workers that take the
+    tests left from the end of each other's queue (``--dist worksteal``): a heavy test started
+    last kept one worker busy while the other had nothing left to do; started first, the
+    light ones fill in around it."""
+    heavy = {item.path for item in items if item.get_closest_marker("heavy") is not None}
+    items.sort(key=lambda item: item.path not in heavy)

@@ -221,6 +221,7 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed: Installe
     assert Path(rules_dirs[0]).is_relative_to(venv) and not (Path(rules_dirs[0]) / "sources").exists()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_readme_command_works_from_any_folder(installed: Installed, rules_dirs, name: str):
     args, status = COMMANDS[name]

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
+import pytest
 import yaml
 
 from ruleslawyer.spec.loader import load_rules
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .test_recorder import Session
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 EXAMPLES = ROOT / "examples" / "clue"
 
 
 def run(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+    done = cli(*args, cwd=cwd)
     assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
     return done
 
@@ -89,6 +88,7 @@ def test_play_records_a_suggestion_and_its_answers(tmp_path):
 QUICK = "random:accuse=1"
 
 
+@pytest.mark.heavy
 def test_simulate_compare_and_prove(tmp_path):
     done = run("simulate", "clue", "--variant", "3p", "--games", "12", "--seed", "4", "--format", "json",
                "--bots", QUICK, "--logs", str(tmp_path / "logs"))

@@ -24,10 +24,8 @@ Clue, ``examples/clue/clean-3p.yaml``: Ben accuses Plum, Rope, Library rightly.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -35,10 +33,9 @@ from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
 from ruleslawyer.checker.table import view
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .reportdata import seat_steps
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 LADY = ROOT / "examples" / "lady-alice" / "clean-4p.yaml"
 ALIBI = ROOT / "examples" / "perfect-alibi" / "clean-3p.yaml"
 CLUE = ROOT / "examples" / "clue" / "clean-3p.yaml"
@@ -49,8 +46,7 @@ FACE_DOWN = {("Mary Kingsley", "Gordon", 2), ("Waterloo Station", "Gordon", 1), 
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "80"}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    return cli(*args, env={"COLUMNS": "80"}, cwd=ROOT)
 
 
 def end_of(path: Path) -> dict:

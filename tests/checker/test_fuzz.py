@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -77,6 +78,7 @@ def legal_shaped_logs(draw):
     return yaml.safe_dump(doc, allow_unicode=True)
 
 
+@pytest.mark.heavy
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(legal_shaped_logs(), st.booleans())
 def test_any_replay_gets_a_report(text, strict):

@@ -12,17 +12,15 @@ from the code under test.  Skipped, saying why, where Chromium is absent.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .browser import LAYOUT_JS, Browser, find_browser, png_size
 
 pytestmark = pytest.mark.skipif(find_browser() is None, reason="no Chromium installed (apt-get install chromium)")
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 #: game -> (its log, a player whose hand the log records, the moves it has)
 LOGS = {
     "lady-alice": ("clean-4p.yaml", "Gordon", 26),
@@ -32,7 +30,7 @@ LOGS = {
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    run = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300)
+    run = cli(*args)
     assert run.returncode == 0, run.stdout + run.stderr
     return run
 
@@ -75,6 +73,7 @@ def test_show_svg_layout(game, browser, tmp_path):
         assert [round(x) for x in box] == [width, height]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("game", sorted(LOGS))
 def test_report_layout_seats_and_links(game, browser, pages, tmp_path):
     log, player, moves = LOGS[game]

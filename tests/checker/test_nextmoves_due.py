@@ -12,13 +12,10 @@ Cat's "cannot", Ann must answer.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 ALIBI = ROOT / "examples" / "perfect-alibi" / "clean-3p.yaml"
 LAST = "  - {guess: Blue, card: L4 6, correct: true}\n"
 CLUE = """rules: clue
@@ -35,8 +32,7 @@ moves:
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "COLUMNS": "80"}, cwd=ROOT)
+    return cli(*args, env={"COLUMNS": "80"}, cwd=ROOT)
 
 
 def before_the_guess(tmp_path):

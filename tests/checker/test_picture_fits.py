@@ -8,23 +8,19 @@ Widths are counted as characters x 0.6 em x the font size (sans-serif's characte
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .test_sheet import SVG_NS, assert_text_inside
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 LOGS = sorted(ROOT.glob("examples/*/clean-*.yaml")) + [ROOT / "examples" / "perfect-alibi" / "rival-4p.yaml"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "COLUMNS": "80"})
+    return cli(*args, env={"COLUMNS": "80"})
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -8,23 +8,20 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .browser import Browser, find_browser
 from .reportdata import seat_steps
 
 EXAMPLES = ROOT / "examples" / "lady-alice"
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 
 
 def _report(tmp_path: Path, log: Path, *flags: str) -> Path:
     out = tmp_path / f"{log.stem}.html"
-    run = subprocess.run([*CLI, "report", str(log), "-o", str(out), *flags], capture_output=True, text=True, timeout=120)
+    run = cli("report", log, "-o", out, *flags)
     assert run.returncode == 0, run.stdout + run.stderr
     return out
 
@@ -41,8 +38,7 @@ def test_the_page_is_self_contained(tmp_path):
 
 def test_a_log_with_errors_says_so_and_exits_1(tmp_path):
     out = tmp_path / "bad.html"
-    run = subprocess.run([*CLI, "report", str(EXAMPLES / "violations" / "LA212.yaml"), "-o", str(out)],
-                         capture_output=True, text=True, timeout=120)
+    run = cli("report", EXAMPLES / "violations" / "LA212.yaml", "-o", out)
     assert run.returncode == 1 and "this log has 1 error(s)" in out.read_text()
 
 

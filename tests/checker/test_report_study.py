@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -22,10 +20,9 @@ from ruleslawyer.checker.replay import replay
 from ruleslawyer.checker.table import view
 from ruleslawyer.solver.queries import Viewpoint
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from .reportdata import page_data, seat_steps
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 
 
 def _rep(game: str, log: str):
@@ -85,7 +82,7 @@ def test_a_hostile_comment_cannot_leave_the_data_block(tmp_path):
     log = tmp_path / "c.yaml"
     log.write_text(src.replace("# Turn 2", "# </script><script>alert(1)</script><!-- & \u202e"))
     out = tmp_path / "c.html"
-    run = subprocess.run([*CLI, "report", str(log), "-o", str(out)], capture_output=True, text=True, timeout=300)
+    run = cli("report", log, "-o", out)
     assert run.returncode == 0, run.stderr
     text = out.read_text()
     assert text.count("<script") == 2 and "alert(1)" not in text.split("</script>", 1)[1].split("id=\"game-data\"")[0]

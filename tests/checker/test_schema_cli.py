@@ -8,8 +8,6 @@ names no move, a misspelt parameter, an unknown name.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import jsonschema
 import pytest
@@ -19,10 +17,9 @@ from ruleslawyer.spec.loader import load_rules
 from ruleslawyer.spec.logschema import rules_log_schema
 from ruleslawyer.spec.source import parse_text, read_yaml
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 
 EXAMPLES = ROOT / "examples" / "lady-alice"
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 # Logs whose mistake is the shape of a move or of the log: the schema rejects them too.
 SHAPE = {"LA210", "LA211", "LA220", "LA221", "LA230"}
 LOGS = sorted(EXAMPLES.glob("*.yaml")) + sorted(p for p in (EXAMPLES / "violations").glob("*.yaml")
@@ -74,12 +71,12 @@ def test_names_are_enums_with_their_aliases_for_completion():
 
 
 def test_the_command_writes_the_schema_of_a_resolved_rule_set():
-    out = subprocess.run([*CLI, "schema", "lady-alice", "--variant", "5p", "--house", "no-repeat",
-                          "--players", "Ann", "Ben", "Cat", "Dan", "Eve"], capture_output=True, text=True, timeout=60)
+    out = cli("schema", "lady-alice", "--variant", "5p", "--house", "no-repeat",
+              "--players", "Ann", "Ben", "Cat", "Dan", "Eve")
     assert out.returncode == 0, out.stderr
     schema = json.loads(out.stdout)
     assert "lady-alice[players=5]+no-repeat" in schema["title"]
     doc = read_yaml(str(EXAMPLES / "clean-5p.yaml"))
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(doc)) == []
-    bad = subprocess.run([*CLI, "schema", "lady-alise"], capture_output=True, text=True, timeout=60)
+    bad = cli("schema", "lady-alise")
     assert bad.returncode == 2 and "Traceback" not in bad.stdout + bad.stderr

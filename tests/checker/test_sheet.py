@@ -10,10 +10,8 @@ at the deal are what the rules make them.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
@@ -24,17 +22,15 @@ from ruleslawyer.checker.replay import replay
 from ruleslawyer.checker.sheet import cell_text, render_sheet_text, sheet_view
 from ruleslawyer.solver import queries
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from . import plain
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 CLEAN = sorted(ROOT.glob("examples/*/clean-*.yaml"))
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def run(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env)
+    return cli(*args, env={"COLUMNS": str(columns)})
 
 
 def first_player(path) -> str:

@@ -5,22 +5,18 @@ rulebook's set-up (16 alibi cards, 3 face up with 4 players, 3 in each hand; 5 R
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 
 PA = ROOT / "examples" / "perfect-alibi"
-CLI = [sys.executable, "-m", "ruleslawyer.checker", "solve"]
 
 
 def run(*args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    return cli("solve", *args, env={"COLUMNS": str(columns)}, cwd=ROOT)
 
 
 def test_before_any_move_every_hidden_card_and_tile_is_even():

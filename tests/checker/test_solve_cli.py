@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -14,15 +11,14 @@ from ruleslawyer.checker.replay import replay
 from ruleslawyer.solver.queries import Viewpoint
 from ruleslawyer.solver.z3engine import Z3Knowledge
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from . import plain
 
 EXAMPLES = ROOT / "examples" / "lady-alice"
-CLI = [sys.executable, "-m", "ruleslawyer.checker", "solve"]
 
 
 def solve(*args: str) -> tuple[int, dict]:
-    out = subprocess.run([*CLI, *args, "--format", "json"], capture_output=True, text=True, timeout=60)
+    out = cli("solve", *args, "--format", "json")
     return out.returncode, (json.loads(out.stdout) if out.returncode == 0 else {"stderr": out.stderr + out.stdout})
 
 
@@ -90,15 +86,14 @@ def test_pattern_probabilities_for_a_doubled_category():
 @pytest.mark.parametrize("args,hint", [(["--at", "999"], ""), (["--as", "Gordn"], "did you mean 'Gordon'"),
                                        (["--explain", "Mary Kinsley"], "did you mean 'Mary Kingsley'")])
 def test_bad_arguments_are_usage_errors(args, hint):
-    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), *args], capture_output=True, text=True, timeout=60)
+    out = cli("solve", str(EXAMPLES / "clean-4p.yaml"), *args)
     assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr
     assert "error[RL010]" in out.stdout and hint in out.stdout
 
 
 @pytest.mark.parametrize("columns", [80, 100, 160])
 def test_text_report_lays_out_the_desk_for_the_terminal(columns):
-    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--hindsight"],
-                         capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": str(columns)})
+    out = cli("solve", str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--hindsight", env={"COLUMNS": str(columns)})
     assert out.returncode == 0
     lines = out.stdout.splitlines()
     assert max(len(line) for line in lines) <= columns
@@ -159,8 +154,8 @@ def test_others_from_a_spectator_match_a_plain_enumeration(at):
 
 
 def test_others_text_names_each_other_player_and_how_it_was_counted():
-    out = subprocess.run([*CLI, str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--at", "5", "--others"],
-                         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    out = cli("solve", str(EXAMPLES / "clean-4p.yaml"), "--as", "Gordon", "--at", "5", "--others",
+              env={"COLUMNS": "200"})
     assert out.returncode == 0, out.stdout + out.stderr
     block = out.stdout.split("what the others know, seen by Gordon:")[1]
     # Gordon holds Mary Kingsley; move 1 ruled out four clues: each other player holds one of the

@@ -19,7 +19,7 @@ import pytest
 from ruleslawyer.checker.check import check_log, check_text
 from ruleslawyer.checker.cli import build_parser
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 from ..spec.test_reduced_game import DATA, HEAD, MOVES
 
 EXAMPLES = ROOT / "examples" / "lady-alice"
@@ -27,8 +27,7 @@ CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 
 
 def run(*args: str, columns: int = 80) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env)
+    return cli(*args, env={"COLUMNS": str(columns)})
 
 
 @pytest.fixture

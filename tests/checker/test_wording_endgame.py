@@ -13,14 +13,11 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cli
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 ALIBI4 = ROOT / "examples" / "perfect-alibi" / "clean-4p.yaml"
 LADY4 = ROOT / "examples" / "lady-alice" / "clean-4p.yaml"
 WRONG = {"Yellow": 37, "Blue": 44}   # wrong guesses, by move number (counted from the file's lines)
@@ -28,8 +25,7 @@ LAST = 61
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "COLUMNS": "80"}, cwd=ROOT)
+    return cli(*args, env={"COLUMNS": "80"}, cwd=ROOT)
 
 
 def test_the_move_numbers_counted_by_hand_are_the_logs():

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from ..conftest import ROOT
@@ -24,6 +25,7 @@ SEED = 25
 TIMEOUT = 1800
 
 
+@pytest.mark.heavy
 def test_a_slice_of_the_fuzz_run_finds_nothing(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tests.hostile.fuzz_round3", "--count", str(SLICE), "--seed",
                           str(SEED), "--format", "json", "--keep", str(tmp_path / "inputs")],

@@ -123,6 +123,7 @@ def test_greedy_keeps_to_the_budget(counted, monkeypatch):
 
 
 # -- the command -------------------------------------------------------------------------------------
+@pytest.mark.heavy
 def test_suggest_says_it_sampled(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _err = _run(capsys, str(LADY), "--at", "14", "--budget", "50")

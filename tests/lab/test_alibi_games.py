@@ -152,6 +152,7 @@ def _claims(log: str, tmp_path: Any, name: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("variant,house", [("3p", ()), ("3p", ("rival",)), ("3p", ("unforgiving",)),
                                            ("4p", ()), ("5p", ())])
+@pytest.mark.heavy
 def test_informed_bots_ask_and_guess_only_when_certain(variant, house, tmp_path):
     lab = _lab(variant, house)
     rec = _game(variant, house, "informed:0", 0)
@@ -182,6 +183,7 @@ def test_simulate_text_and_json(capsys):
     assert out["logs"]["checked"] == out["logs"]["clean"] > 0
 
 
+@pytest.mark.heavy
 def test_the_same_seed_gives_the_same_results_with_one_or_two_workers():
     config = Config(GAME, "5p", ("rival",), games=6, bots=QUIET, seed=9, max_moves=200, sample=2)
     one, two = run(config, workers=1), run(config, workers=2)

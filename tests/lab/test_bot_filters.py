@@ -30,6 +30,7 @@ def _assistants_of(log: str, seat: str) -> list[str]:
             if (m.get("choose") == seat or m.get("swap") == seat) and "assistant" in m]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_a_filtered_seat_never_takes_the_cook_and_its_logs_check_clean(bot):
     """The first seat forbidden the Cook (the first bot plays the log's first player); the other

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ..conftest import ROOT
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker", "play"]
@@ -53,6 +55,7 @@ def _answers(block: str) -> list[str]:
     return out
 
 
+@pytest.mark.heavy
 def test_hint_from_the_session_seat_a_named_seat_and_a_spectator(tmp_path):
     log = _log(tmp_path, 5)
     before = log.read_bytes()

@@ -27,6 +27,7 @@ def test_its_parameters_read_back_and_bad_ones_are_usage_errors(capsys):
         assert status == 2 and "error[RL170]" in text.out + text.err
 
 
+@pytest.mark.heavy
 def test_the_budget_is_counted_in_playouts():
     """One decision weighed with iterations=2 and two candidates (the greedy move, the claim) plays
     1 deal x 2 candidates; with floor=0.5 a decision is weighed only when a claim is at least even."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -244,6 +245,7 @@ def status_of(deal: Deal, facts: list[Fact], card: str) -> str:
     return brute_initial(deal).with_facts(facts).status()[card]
 
 
+@pytest.mark.heavy
 @settings(max_examples=200, **SETTINGS)
 @given(st.data())
 def test_engines_agree_on_tiny_deals(data):

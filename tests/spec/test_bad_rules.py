@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..conftest import RULES
+from ..conftest import RULES, cli
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+    return cli(*args)
 
 
 def mutate(tmp_path: Path, old: str, new: str) -> str:

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT, RULES
+from ..conftest import ROOT, RULES, cli
 
-CLI = [sys.executable, "-m", "ruleslawyer.checker"]
 SOURCE = (RULES / "lady-alice.yaml").read_text()
 
 # (what is renamed, the text declaring it, how the declaration is renamed, the code expected)
@@ -46,7 +43,7 @@ def test_renaming_a_name_the_engine_relies_on_is_a_positioned_diagnostic(tmp_pat
     assert SOURCE.count(old) == 1, what
     path = tmp_path / "renamed.yaml"
     path.write_text(SOURCE.replace(old, new))
-    out = subprocess.run([*CLI, "rules", "validate", str(path)], capture_output=True, text=True, timeout=60)
+    out = cli("rules", "validate", path)
     assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
     assert re.search(rf"^{re.escape(str(path))}:\d+:\d+: error\[{code}\]", out.stdout, re.M), out.stdout
 
@@ -61,7 +58,7 @@ def _without(text: str, start: str, end: str) -> str:
 def test_removing_a_part_others_rely_on_is_a_positioned_diagnostic(tmp_path, part, start, end):
     path = tmp_path / "without.yaml"
     path.write_text(_without(SOURCE, start, end))
-    out = subprocess.run([*CLI, "rules", "validate", str(path)], capture_output=True, text=True, timeout=60)
+    out = cli("rules", "validate", path)
     assert out.returncode == 2 and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
     assert re.search(rf"^{re.escape(str(path))}:\d+:\d+: error\[RL121\]: .*needs {part}", out.stdout, re.M), out.stdout
 
@@ -75,7 +72,7 @@ def test_a_whole_log_check_the_rules_do_not_declare_still_reports(tmp_path):
     log = tmp_path / "game.yaml"
     violation = (ROOT / "examples" / "lady-alice" / "violations" / "LA310.yaml").read_text()
     log.write_text(violation.replace("rules: lady-alice", "rules: quiet.yaml"))
-    out = subprocess.run([*CLI, "check", str(log)], capture_output=True, text=True, timeout=60)
+    out = cli("check", log)
     assert out.returncode == 1 and "error[LG310]" in out.stdout, out.stdout
 
 

@@ -219,6 +219,7 @@ def _expressions() -> st.SearchStrategy[str]:
     return st.recursive(st.sampled_from(ATOMS), extend, max_leaves=8)
 
 
+@pytest.mark.heavy
 @settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_expressions())
 def test_random_expressions_agree(source):

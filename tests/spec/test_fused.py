@@ -78,6 +78,7 @@ def _compiled(sources: list[str]) -> list[Expr] | None:
         return None
 
 
+@pytest.mark.heavy
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.none() | _expressions(), _expressions()), min_size=1, max_size=4))
 def test_first_failing_agrees_with_the_requirements_one_at_a_time(pairs):

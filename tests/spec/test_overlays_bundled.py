@@ -6,8 +6,6 @@ clean, and its deal counts agree with a count by hand."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from itertools import permutations
 from math import comb, factorial
 
@@ -22,15 +20,11 @@ from ruleslawyer.spec.deal import build_deal
 from ruleslawyer.spec.diagnostics import DiagnosticError
 from ruleslawyer.spec.loader import load_rules, validate_file
 
-from ..conftest import RULES
+from ..conftest import RULES, cli
 from .helpers import PLAYERS
 
 SIX = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 HOUSE = {"six-players": "6p", "swap-category": "4p"}
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ruleslawyer", *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("name", sorted(HOUSE))
