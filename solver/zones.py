@@ -397,6 +397,19 @@ def _sum_over_subsets(a: np.ndarray, bits: int, supersets: bool = False) -> np.n
     return a
 
 
+def _sum_out(x: np.ndarray, bits: Sequence[int], width: int = 1) -> np.ndarray:
+    """``x`` (2**r * ``width`` numbers: T's bits, then ``width`` per T) summed over the given
+    bits of T, the others kept in order, as a flat array.  One halving per bit, the highest
+    first (each step adds two contiguous halves of blocks, and the array shrinks before the
+    low bits' short blocks are reached): about three times faster than numpy's ``sum`` over
+    the same axes of a (2, 2, ..., width) view, which steps through them all at once."""
+    flat = x.reshape(-1)
+    for b in sorted(bits, reverse=True):
+        pairs = flat.reshape(-1, 2, (1 << b) * width)
+        flat = np.add(pairs[:, 0], pairs[:, 1]).reshape(-1)
+    return flat
+
+
 def _bit_sums(x: np.ndarray, bits: int) -> list[int]:
     """For each bit b of the index: the sum of ``x`` over indices with bit b set (mod 2**64)."""
     return [int(x.reshape(-1, 2, 1 << b)[:, 1, :].sum(dtype=_U64)) for b in range(bits)]
@@ -676,10 +689,8 @@ class _Hand(_Side):
         for c in self.others:
             by_group.setdefault(groups[c], []).append(bit[c])
         used = set(own) | {b for bs in by_group.values() for b in bs}
-        view = x.reshape((2,) * r + (m_size,))  # T's bit b is axis r - 1 - b
-        unread = tuple(r - 1 - b for b in range(r) if b not in used)
-        if unread:
-            view = view.sum(axis=unread, dtype=_U64)
+        view = _sum_out(x, [b for b in range(r) if b not in used], m_size)
+        view = view.reshape((2,) * len(used) + (m_size,))  # the bits of T left, highest first
         axes = sorted(used, reverse=True)  # T's bits, in the order of the axes left
         counted: list[int] = []
         for g, bs in sorted(by_group.items()):
