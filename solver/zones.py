@@ -998,11 +998,18 @@ class _Signs:
 
     @staticmethod
     def of(n: int, r: int, k: int, mcomp: np.ndarray) -> "_Signs":
-        def sign(odd: np.ndarray) -> np.ndarray:
-            return np.where(odd & 1, _ONES, _U64(1)).astype(_U64)
-        high = np.bitwise_count(np.arange(1 << (r - k), dtype=np.int64)).astype(np.int64) + n
-        return _Signs(sign(high), sign(np.bitwise_count(np.arange(1 << k, dtype=np.int64)).astype(np.int64)),
-                      sign(mcomp.sum(axis=0)))
+        return _Signs(_parity_signs(r - k, n & 1), _parity_signs(k, 0),
+                      np.where(mcomp.sum(axis=0) & 1, _ONES, _U64(1)).astype(_U64))
+
+
+@lru_cache(maxsize=4)
+def _parity_signs(bits: int, flip: int) -> np.ndarray:
+    """(-1)**(popcount(T) + flip) for every T < 2**bits, as uint64 (read-only, kept: from one
+    update to the next the terms' bits rarely change, and 2**20 signs take 10 ms to build)."""
+    odd = np.bitwise_count(np.arange(1 << bits, dtype=np.int64)).astype(np.int64) + flip
+    out = np.where(odd & 1, _ONES, _U64(1)).astype(_U64)
+    out.flags.writeable = False
+    return out
 
 
 def _solution_side(shape: _Shape, z: int, zone: _Zone, terms: _Terms) -> _Solution:
