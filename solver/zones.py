@@ -856,7 +856,7 @@ class _Solution(_Side):
     def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
         """Worlds with each card in the solution, and every content with its worlds (``cof``: the
-        other zones' product, unsigned; None: there is none)."""
+        other zones' product, unsigned, overwritten; None: there is none)."""
         k = len(self.zone.cards)
         by_mine, gamma = self.by_mine(cof, terms, signs), self.gamma(terms)
         y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
@@ -867,20 +867,27 @@ class _Solution(_Side):
 
     def by_mine(self, cof: np.ndarray | None, terms: _Terms, signs: "_Signs") -> np.ndarray:
         """The cofactor (unsigned; None: 1) times the terms' signs, summed over the terms at each
-        subset of the zone's cards and each number of each free type it may hold, (2**k, E)."""
+        subset of the zone's cards and each number of each free type it may hold, (2**k, E).
+        ``cof`` is overwritten (the result may be a view of it)."""
         k, m_e = len(self.zone.cards), self.table.shape[1]
         rest = np.ones(terms.M, _U64)
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
                 rest *= b
+        scale = signs.m * rest
         if cof is None:
             agg = np.full((1 << k) * terms.M, signs.high.sum(dtype=_U64), _U64)
         else:  # the sum over the high parts h of (-1)**popcount(h) * cof[h], one bit at a time
             x = cof.reshape(len(signs.high), -1)
-            while len(x) > 1:
-                x = x[:len(x) // 2] - x[len(x) // 2:]  # the high bit set: one more card out of S
-            agg = x[0] * signs.high[0]
-        agg = agg.reshape(1 << k, terms.M) * signs.low[:, None] * (signs.m * rest)[None, :]
+            while len(x) > 1:  # the high bit set: one more card out of S
+                half = len(x) // 2
+                x = np.subtract(x[:half], x[half:], out=x[:half])
+            agg = x[0]
+            scale = scale * signs.high[0]
+        # in place (``cof`` is not read again): fresh arrays over 2**21 terms cost page faults
+        agg = agg.reshape(1 << k, terms.M)
+        np.multiply(agg, signs.low[:, None], out=agg)
+        np.multiply(agg, scale[None, :], out=agg)
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
             return agg
         onehot = np.zeros((terms.M, m_e), _U64)
