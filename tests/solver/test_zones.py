@@ -206,3 +206,25 @@ def test_full_deck_small_sets_agree_with_every_subset(data):
         assert (dense.count(), dense.zone_counts(), sorted(map(sorted, dense.solutions(400) or []))) == answers
     finally:
         zones._SMALL_MIN_CARDS = saved
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_summing_out_bits_of_the_terms_matches_a_plain_sum(seed):
+    """The halvings that sum out some bits of T (kept bits in order, ``width`` numbers per T)
+    against Python's integers, summed term by term into the index of the bits kept."""
+    import numpy as np
+
+    from ruleslawyer.solver import zones
+
+    rng = np.random.default_rng(seed)
+    r, width = int(rng.integers(1, 9)), int(rng.integers(1, 4))
+    drop = sorted(int(b) for b in rng.choice(r, int(rng.integers(0, r + 1)), replace=False))
+    kept = [b for b in range(r) if b not in drop]
+    x = rng.integers(0, 2**64, size=(1 << r, width), dtype=np.uint64, endpoint=False)
+    expected = [[0] * width for _ in range(1 << len(kept))]
+    for t in range(1 << r):
+        at = sum(((t >> b) & 1) << i for i, b in enumerate(kept))
+        for j in range(width):
+            expected[at][j] = (expected[at][j] + int(x[t, j])) % 2**64
+    got = zones._sum_out(x, drop, width).reshape(1 << len(kept), width)
+    assert got.tolist() == expected
