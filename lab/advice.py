@@ -214,17 +214,30 @@ class _Mass:
 
 # -- paths ------------------------------------------------------------------------------------
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
-               limit: int = MAX_PATHS) -> list[Path] | None:
+               limit: int = MAX_PATHS, memo: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
-    their player nothing to choose but outcomes."""
+    their player nothing to choose but outcomes.
+
+    ``memo``: each observation's parts worked out once per the values of the parameters
+    they read, for the endings from one state (:meth:`Lab.observations`); False: every
+    ending's facts by the state machine (the reference, the same paths)."""
     out: list[Path] = []
     first = lab.completions(state, actor, kind, args, None, random.Random(0))
     stack = [(state, (p,), (), ()) for p in reversed(first)]
+    # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
+    memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
     while stack:
         before, plays, facts, seen = stack.pop()
         play = plays[-1]
-        new = tuple(lab.machine.observations(before, play, source=("advice", len(plays))))
+        source = ("advice", len(plays))
+        if memo:
+            kept = memos.get(id(before))
+            if kept is None or kept[0] is not before:
+                kept = memos[id(before)] = (before, {})
+            new = tuple(lab.observations(before, play, source, kept[1]))
+        else:
+            new = tuple(lab.machine.observations(before, play, source=source))
         facts = facts + new
         seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
         nxt: list[Play] = []
