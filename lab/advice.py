@@ -600,7 +600,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
-                budget: int | None = None, seed: int = 0, marginals: bool = True) -> Advice:
+                budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -610,7 +610,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
     drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
     of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
-    the reference path, one count per outcome (the two give the same values)."""
+    the reference path, one count per outcome (the two give the same values).  ``memo``: as
+    :func:`move_paths` (False: every ending's facts by the state machine, the same values)."""
     lab, state = turn.lab, turn.state
     seat = turn.actor if seat is None else seat
     if turn.view is None:
@@ -639,7 +640,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
             for args in choices:  # the legal ones: the rules alone tell, no count needed
-                paths = move_paths(lab, state, turn.actor, kind, args, seat)
+                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo)
                 if paths is None:
                     truncated = True
                 elif paths:
