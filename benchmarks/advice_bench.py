@@ -1,6 +1,6 @@
 """Move advice: every legal choice of one kind valued from a seat, three ways side by side.
 
-    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--json]
+    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--json]
 
 For each case (a bundled log, a move, the kind of move valued), the CPU time
 (this process, ``time.process_time``) of:
@@ -16,6 +16,10 @@ For each case (a bundled log, a move, the kind of move valued), the CPU time
   cannot rule out listed with itertools, each move's paths tried in each
   (only where the seat's deals are few enough: ``plain_worlds``).
 
+``--reference-paths``: every way to end listed with its facts from the
+state machine, per ending (``move_paths(memo=False)``, the reference of
+:meth:`lab.engine.Lab.observations`).  Each of the three timed runs starts
+from a lab of its own (no memo carried from one to the next).
 Both advice runs have an unbounded budget (every choice valued); the solver
 counts each asked for are printed.  ``paths`` is part of both advice times.
 Nothing is asserted.
@@ -50,7 +54,7 @@ CASES = {
 }
 
 
-def run(name: str, plain: bool) -> dict:
+def run(name: str, plain: bool, memo: bool = True) -> dict:
     path, at, kind, plain_kind = CASES[name]
     log, rules = parse_log(str(ROOT / path))
     rep = replay(log, rules)
@@ -60,15 +64,18 @@ def run(name: str, plain: bool) -> dict:
     out: dict = {"case": name, "log": path, "after_move": at, "seat": mover, "kind": kind}
     t = time.process_time()
     listed = [c for c in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
-    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover)] if p]
+    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo)] if p]
     out["paths_s"] = round(time.process_time() - t, 3)
     out["choices"] = len(legal)
     values = {}
     for label, marginals in (("marginal", True), ("reference", False)):
+        lab = Lab(rules)  # a lab of its own
+        state, mover, kinds = position(rep, lab, at)
         view = initial(rep.deal).with_facts(facts)
         turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
         t = time.process_time()
-        adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals)
+        adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals,
+                          memo=memo)
         out[f"{label}_s"] = round(time.process_time() - t, 3)
         out[f"{label}_counts"] = adv.counts
         out[f"{label}_solution_counted"] = sum(m.solution_bits is not None for m in adv.moves)
@@ -94,9 +101,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--case", action="append", choices=sorted(CASES), help="a case (all by default)")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain enumeration")
+    ap.add_argument("--reference-paths", action="store_true",
+                    help="list the ways to end with the state machine's facts per ending (move_paths(memo=False))")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = [run(n, not args.no_plain) for n in (args.case or list(CASES))]
+    rows = [run(n, not args.no_plain, not args.reference_paths) for n in (args.case or list(CASES))]
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -214,17 +214,30 @@ class _Mass:
 
 # -- paths ------------------------------------------------------------------------------------
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
-               limit: int = MAX_PATHS) -> list[Path] | None:
+               limit: int = MAX_PATHS, memo: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
-    their player nothing to choose but outcomes."""
+    their player nothing to choose but outcomes.
+
+    ``memo``: each observation's parts worked out once per the values of the parameters
+    they read, for the endings from one state (:meth:`Lab.observations`); False: every
+    ending's facts by the state machine (the reference, the same paths)."""
     out: list[Path] = []
     first = lab.completions(state, actor, kind, args, None, random.Random(0))
     stack = [(state, (p,), (), ()) for p in reversed(first)]
+    # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
+    memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
     while stack:
         before, plays, facts, seen = stack.pop()
         play = plays[-1]
-        new = tuple(lab.machine.observations(before, play, source=("advice", len(plays))))
+        source = ("advice", len(plays))
+        if memo:
+            kept = memos.get(id(before))
+            if kept is None or kept[0] is not before:
+                kept = memos[id(before)] = (before, {})
+            new = tuple(lab.observations(before, play, source, kept[1]))
+        else:
+            new = tuple(lab.machine.observations(before, play, source=source))
         facts = facts + new
         seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
         nxt: list[Play] = []
@@ -587,7 +600,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
-                budget: int | None = None, seed: int = 0, marginals: bool = True) -> Advice:
+                budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -597,7 +610,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     at most (:data:`MAX_COUNTS` by default); past it, the choices valued are a uniform sample
     drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
     of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
-    the reference path, one count per outcome (the two give the same values)."""
+    the reference path, one count per outcome (the two give the same values).  ``memo``: as
+    :func:`move_paths` (False: every ending's facts by the state machine, the same values)."""
     lab, state = turn.lab, turn.state
     seat = turn.actor if seat is None else seat
     if turn.view is None:
@@ -626,7 +640,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
             for args in choices:  # the legal ones: the rules alone tell, no count needed
-                paths = move_paths(lab, state, turn.actor, kind, args, seat)
+                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo)
                 if paths is None:
                     truncated = True
                 elif paths:

@@ -46,6 +46,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr, Namespace, first_failing, holding
+from ..spec.diagnostics import RuleError
 from ..spec.facts import Const, Fact, is_formula
 from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
@@ -94,6 +95,8 @@ class KindInfo:
     obs_stages: tuple[tuple[Any, ...], ...] = ()
     # every observation with the parameters its condition, fact and viewers read (None: the whole move)
     obs_reads: tuple[Any, ...] = ()
+    # the same order: the parameters each observation's text and chosen_among read (None: the whole move)
+    obs_more_reads: tuple[Any, ...] = ()
     # ``free`` as one function of the environment: the index of the first that fails, or -1
     # (requirements that "the game has not ended" settles left out)
     free_failing: Any = None
@@ -141,6 +144,7 @@ class Lab:
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
+        self._obs_memo: tuple[Any, str, dict[Any, Any]] | None = None  # see observation_memo()
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
         self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
         self._checks: dict[tuple[str, bool, frozenset[str]], list[_Stage]] = {}  # see _checks_of()
@@ -215,6 +219,18 @@ class Lab:
                 return None if "*" in hit else tuple(sorted(hit & every))
             info.obs_reads = tuple((ob, reads_all(ob.when), reads_all(ob.fact), reads_all(ob.seen_by))
                                    for ob in move.observe)
+
+            def reads_many(exprs: Iterable[Expr | None]) -> tuple[str, ...] | None:
+                found: set[str] = set()
+                for e in exprs:
+                    r = reads_all(e)
+                    if r is None:
+                        return None
+                    found.update(r)
+                return tuple(sorted(found))
+            info.obs_more_reads = tuple(
+                (reads_many(ob.says.expressions() if ob.says is not None else ()), reads_all(ob.chosen_among))
+                for ob in move.observe)
             for entries in single.values():
                 for w, e, _where in entries:
                     both = (reads_all(w) or ()) + (reads_all(e) or ()) if None not in (reads_all(w), reads_all(e)) \
@@ -906,6 +922,60 @@ class Lab:
                 out.append(Fact(fact, seen))
         return out
 
+
+    def observation_memo(self, state: State, actor: str) -> dict[Any, Any]:
+        """A memo for :meth:`observations` of ``actor``'s moves from ``state``, kept for the
+        last state and player asked (as :meth:`env`: a caller lists every choice of one state)."""
+        kept = self._obs_memo
+        if kept is None or kept[0] is not state or kept[1] != actor:
+            kept = self._obs_memo = (state, actor, {})
+        return kept[2]
+
+    def observations(self, state: State, play: Play, source: Any, memo: dict[Any, Any]) -> list[Fact]:
+        """:meth:`Machine.observations` of ``play`` from ``state`` (the same facts, viewers,
+        source, text and likelihood), each condition, fact, viewers, text and chosen_among
+        worked out once per the values of the move parameters it reads (through the rule
+        functions): ``memo`` is for the moves of one player from this one state (the several
+        endings of one move, their outcomes alone differing)."""
+        info = self.kinds[play.kind]
+        if not info.observes:
+            return []
+        m = self.machine
+        env = self._actor_env(state, play.actor)
+        args = m._args(info.move, play)
+        where = f"{play.kind} observe"
+        whole = None
+
+        def value(tag: str, expr: Any, read: tuple[str, ...] | None, run: Any) -> Any:
+            nonlocal whole
+            if read is None:
+                if whole is None:
+                    whole = repr(sorted(args.items()))
+                key: Any = (tag, id(expr), whole)
+            else:
+                key = (tag, id(expr), tuple(repr(args[n]) for n in read))
+            if key not in memo:
+                env["move"] = Namespace(args)
+                memo[key] = run(expr)
+            return memo[key]
+
+        truth = lambda e: m._truth(e, env, where)  # noqa: E731
+        run = lambda e: m._run(e, env, where)  # noqa: E731
+        out = []
+        for (ob, rw, rf, rs), (rt, rc) in zip(info.obs_reads, info.obs_more_reads):
+            if ob.when is not None and not value("when", ob.when, rw, truth):
+                continue
+            fact = value("fact", ob.fact, rf, run)
+            if isinstance(fact, bool):
+                fact = Const(fact)
+            if not is_formula(fact):
+                raise RuleError(f"{where}: {ob.fact.source}: a fact must say something about hidden cards")
+            viewers = value("viewers", ob.seen_by, rs, lambda e: _viewers(run(e), state.players, where))
+            text = value("says", ob.says, rt, lambda t: t.render(env)) if ob.says is not None else None
+            likelihood = (value("among", ob, rc, lambda o: m._chosen_among(o, env, where))
+                          if ob.chosen_among is not None else None)
+            out.append(Fact(fact, viewers, source, text, likelihood))
+        return out
 
     def complete(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                  world: Mapping[str, str] | None, rng: random.Random) -> Play | None:

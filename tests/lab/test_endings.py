@@ -1,0 +1,54 @@
+"""Every way a move may end (lab/advice.py move_paths) with each observation worked out once
+per the values of the parameters it reads (Lab.observations), against the reference: every
+ending's facts from the state machine (Machine.observations), on every legal choice of every
+kind open to the seat, in positions of every bundled rule file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.checker.log import parse_log
+from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab.advice import move_paths
+from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
+from ruleslawyer.lab.suggest import position
+
+ROOT = Path(__file__).resolve().parents[2]
+#: (log, after move, whether the endings share most of their facts' work: a question's answers)
+POSITIONS = [
+    ("perfect-alibi/clean-3p.yaml", 24, True),
+    ("perfect-alibi/clean-5p.yaml", 13, True),
+    ("perfect-alibi/clean-4p.yaml", 6, False),
+    ("lady-alice/clean-4p.yaml", 0, False),
+    ("lady-alice/clean-4p.yaml", 4, False),
+    ("clue/clean-3p.yaml", 3, False),
+]
+
+
+def _fact(f):
+    return (repr(f.formula), f.viewers, f.source, f.text, repr(f.likelihood))
+
+
+def _paths(paths):
+    return None if paths is None else [(repr(p.plays), [_fact(f) for f in p.facts], [_fact(f) for f in p.seen])
+                                       for p in paths]
+
+
+@pytest.mark.parametrize("log, at, shared", POSITIONS)
+def test_memo_paths_equal_the_reference(log, at, shared):
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab = Lab(rules)
+    state, mover, kinds = position(rep, lab, at)
+    ended = facts = 0
+    for kind in kinds:
+        for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE):
+            new = move_paths(lab, state, mover, kind, choice, mover)
+            assert _paths(new) == _paths(move_paths(lab, state, mover, kind, choice, mover, memo=False)), choice
+            ended += len(new or ())
+            facts += sum(len(p.facts) for p in new or ())
+    assert ended > 0
+    if shared:  # each answer's facts worked out once for the cards that may be shown with it
+        assert len(lab.observation_memo(state, mover)) < facts / 2
