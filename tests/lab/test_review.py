@@ -252,8 +252,9 @@ def _run(capsys, *argv):
 
 def test_report_advice_text_and_json(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.chdir(tmp_path)  # a short output name: a path is one word, never wrapped, and xdist's are long
     page = tmp_path / "game.html"
-    status, out, _err = _run(capsys, str(GAME), "-o", str(page), "--advice", "--advice-budget", str(BIG))
+    status, out, _err = _run(capsys, str(GAME), "-o", "game.html", "--advice", "--advice-budget", str(BIG))
     assert status == 0
     assert all(len(line) <= 80 for line in out.splitlines())
     want = _expected(GAME.read_text(encoding="utf-8"), 1)
