@@ -71,8 +71,8 @@ def new_context() -> z3.Context:
 
 
 def decided(solver: z3.Solver, result: z3.CheckSatResult) -> z3.CheckSatResult:
-    """``result`` when Z3 decided; an interrupted check becomes ``KeyboardInterrupt``
-    (Z3 swallows the signal and answers unknown), any other unknown a :class:`SolverError`."""
+    """``result`` when Z3 decided; a check Z3 reports as interrupted or cancelled becomes
+    ``KeyboardInterrupt``, any other unknown a :class:`SolverError`."""
     if result == z3.unknown:
         reason = solver.reason_unknown()
         if "interrupt" in reason or "cancel" in reason:
@@ -95,6 +95,11 @@ class Z3Engine:
             raise SolverError("the deal does not project")
         self.ctx = new_context()
         self.solver = z3.Solver(ctx=self.ctx)
+        # Z3's own Ctrl-C handler, installed for each check, takes a mutex inside the signal
+        # handler: a Ctrl-C landing while a check installs or removes it hung the process for
+        # good (tests/solver/test_z3_interrupts.py).  Python's handler stays, and the
+        # interrupt is raised as soon as the check returns.
+        self.solver.set("ctrl_c", False)
         self.vars: dict[tuple[str, str], z3.BoolRef] = {}  # (card, zone) -> Bool
         self.inside: dict[str, z3.BoolRef] = {}            # card -> "in the solution"
         if self.frame is not None:
