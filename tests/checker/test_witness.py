@@ -140,3 +140,21 @@ def test_the_witness_spares_the_solver_on_a_referees_log(monkeypatch):
     head, private = text.split("private:\n", 1)
     assert check_text(head + private[private.index("moves:"):], "spectator.yaml").status == 0
     assert calls  # no recorded hands: the observations go to the solver
+
+
+def test_a_spectators_check_looks_for_a_witness_twice_at_most(monkeypatch):
+    # once for the first fact, once when a fact does not fit it; then the solver answers every
+    # fact (the witness retired): never a search per fact
+    from ruleslawyer.checker import witness
+
+    calls = []
+    real = witness.pinned_world
+    monkeypatch.setattr(witness, "pinned_world", lambda deal, facts: calls.append(1) or real(deal, facts))
+    for log in ("examples/lady-alice/clean-4p.yaml", "examples/perfect-alibi/clean-5p.yaml",
+                "examples/clue/clean-4p.yaml"):
+        text = (ROOT / log).read_text()
+        head, private = text.split("private:\n", 1)
+        calls.clear()
+        spectator = head + private[private.index("moves:"):].split("\nend:")[0] + "\n"
+        assert check_text(spectator, "spectator.yaml").status == 0
+        assert 1 <= len(calls) <= 2, (log, len(calls))
