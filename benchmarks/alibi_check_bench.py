@@ -6,9 +6,10 @@ For each player count, plays ``--games`` random legal games of ``--turns``
 turns (tests/checker/alibi_games.py: every question answered from a random
 deal, swaps, the Cook's draws, Priest answers, wrong guesses, a final
 question and the right guess), and times ``check_text`` on each log: parse,
-replay, every rule, and the consistency of every fact with the solver (the
-subset dynamic program of solver/dp.py, which counts the 1.2e7-2.7e9 deals
-exactly).  Three kinds of log: a referee's (every hand, the card under the
+replay, every rule, and the consistency of every fact: against the deal the
+recorded cards pin down when a log records them all (checker/witness.py), else
+with the solver (the subset dynamic program of solver/dp.py, which counts the
+1.2e7-2.7e9 deals exactly).  Three kinds of log: a referee's (every hand, the card under the
 board: ``referee``), the same with the Rival variant and its tiles
 (``rival``), and a spectator's (no private facts: ``spectator``).  Then the
 bundled ``examples/perfect-alibi/clean-5p.yaml`` alone.  Medians over games

@@ -40,10 +40,10 @@ from typing import Any, Iterable, Mapping
 
 from ..solver import queries
 from ..solver.engine import Knowledge, Worlds
-from ..solver.engines import initial
 from ..solver.errors import Inconsistent, NotForced, SolverError
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact
+from . import witness
 
 __all__ = ["Observations", "Clash", "StatusKnowledge", "CountingUnavailable", "StatusResult", "knowledge_of",
            "with_fact", "counts", "solve_view", "first_determined", "first_inconsistent", "FEW"]
@@ -158,6 +158,14 @@ class StatusKnowledge:
         return out
 
 
+def initial(deal: Deal, count: bool = True) -> Knowledge:
+    """:func:`~ruleslawyer.solver.engines.initial`, imported when a replay first needs a solver
+    (the counting engines load numpy: a log whose facts a witness deal fits never does)."""
+    from ..solver.engines import initial as first
+
+    return first(deal, count)
+
+
 def counts(knowledge: Any) -> bool:
     """Whether the knowledge counts worlds (False for :class:`StatusKnowledge`)."""
     return getattr(knowledge, "counted", True)
@@ -196,14 +204,48 @@ class Clash:
 
 @dataclass
 class Observations:
-    """The accepted facts about the deal, and what they leave possible."""
+    """The accepted facts about the deal, and what they leave possible.
+
+    A fact that holds in the witness (:mod:`checker.witness`: one deal fitting every
+    accepted fact, first the one the pinned cards leave) is accepted without a solver;
+    the solver's knowledge is built when a question needs it.  The first fact the
+    solver accepts but the witness does not fit retires the witness: from then on
+    every fact goes to the solver.
+    """
 
     deal: Deal
-    knowledge: Knowledge = field(init=False)
     facts: list[Fact] = field(default_factory=list)
+    _knowledge: Knowledge | None = field(default=None, init=False, repr=False)
+    _witness: dict[str, str] | None = field(default=None, init=False, repr=False)
+    _retired: bool = field(default=False, init=False, repr=False)  # no witness any more: the solver answers
 
-    def __post_init__(self) -> None:
-        self.knowledge = knowledge_of(self.deal, count=False)
+    @property
+    def knowledge(self) -> Knowledge:
+        """What the accepted facts leave, from the solver (built when first asked)."""
+        if self._knowledge is None:
+            self._knowledge = knowledge_of(self.deal, self.facts, count=False)
+        return self._knowledge
+
+    @knowledge.setter
+    def knowledge(self, value: Knowledge) -> None:
+        self._knowledge = value
+
+    def _witnessed(self, facts: list[Fact]) -> bool:
+        """Whether a witness deal fits the accepted facts and these (a new witness tried when needed)."""
+        if self._retired:
+            return False
+        if self._witness is not None and all(witness.fits(f, self._witness) for f in facts):
+            return True
+        every = [*self.facts, *facts]
+        world = witness.pinned_world(self.deal, every)
+        if world is None or not all(witness.fits(f, world) for f in every):
+            return False
+        self._witness = world
+        return True
+
+    def _accept(self, fact: Fact, after: Knowledge | None) -> None:
+        self.facts.append(fact)
+        self._knowledge = after
 
     def _after(self, fact: Fact) -> Knowledge:
         if counts(self.knowledge):
@@ -217,22 +259,28 @@ class Observations:
 
     def fits(self, fact: Fact) -> bool:
         """Whether some deal fits the accepted facts and this one."""
-        return self._after(fact).consistent()
+        return self._witnessed([fact]) or self._after(fact).consistent()
 
     def fits_all(self, facts: Iterable[Fact], without: Any = None) -> bool:
         """Whether some deal fits the accepted facts and all of these together (``without``:
         leaving out the accepted facts of this source, as :meth:`withdraw` would)."""
+        facts = list(facts)
+        if self._witnessed(facts):  # it fits every accepted fact, so any fewer too
+            return True
         base = self.knowledge
         if without is not None and any(f.source == without for f in self.facts):
             base = initial(self.deal, count=False).with_facts([f for f in self.facts if f.source != without])
-        return base.with_facts(list(facts)).consistent()
+        return base.with_facts(facts).consistent()
 
     def add(self, fact: Fact) -> Clash | None:
         """Accept the fact, or refuse it and say which facts it clashes with."""
+        if self._witnessed([fact]):
+            self._accept(fact, None)  # the solver's knowledge, if asked for, is built again
+            return None
         after = self._after(fact)
         if after.consistent():
-            self.knowledge = after
-            self.facts.append(fact)
+            self._accept(fact, after)
+            self._witness, self._retired = None, True
             return None
         # The accepted facts fit, this one does not: a minimal core from Z3 names the clash.
         from ..solver.z3engine import Z3Knowledge
@@ -246,7 +294,7 @@ class Observations:
         if len(kept) == len(self.facts):
             return False
         self.facts = kept
-        self.knowledge = knowledge_of(self.deal, kept, count=False)
+        self._knowledge = None  # built again from the facts kept when asked for (a witness still fits them)
         return True
 
     def add_all(self, facts: Iterable[Fact]) -> list[Clash]:

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 from ..spec.dealmodel import Deal
 from ..spec.facts import And, Atom, Const, Fact, Formula, Not, member, negate
 from .engine import Knowledge, Worlds
-from .engines import initial
 from .errors import NotForced
 
 if TYPE_CHECKING:  # Z3 is imported by the questions that need it
@@ -121,6 +120,14 @@ def fact_to_json(fact: Fact) -> Json:
     return {"formula": formula_to_json(fact.formula),
             "viewers": None if fact.viewers is None else sorted(fact.viewers),
             "source": _jsonable(fact.source), "text": fact.text}
+
+
+def initial(deal: Deal, count: bool = True) -> Knowledge:
+    """:func:`~ruleslawyer.solver.engines.initial`, imported when first asked: the counting
+    engines load numpy, which a caller that only needs the answers' types does not."""
+    from .engines import initial as first
+
+    return first(deal, count)
 
 
 def _knowledge(deal: Deal, facts: Iterable[Fact], viewpoint: Viewpoint) -> Knowledge:

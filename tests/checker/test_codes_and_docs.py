@@ -22,7 +22,7 @@ MODULES = ["checker.log", "checker.names", "checker.ledger", "checker.consistenc
            "checker.textout", "checker.nextmoves", "checker.recover", "checker.fmt", "checker.fmtlayout",
            "checker.typed", "checker.yamltext", "checker.interrupts", "checker.logedit", "checker.table",
            "checker.sheet", "checker.comments", "checker.reportgraph", "checker.htmlreport", "solver.entropy",
-           "solver.zones", "solver.zonetable", "solver.smallsets"]
+           "solver.zones", "solver.zonetable", "solver.smallsets", "checker.witness"]
 
 
 @pytest.mark.parametrize("name", MODULES)
