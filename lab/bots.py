@@ -45,7 +45,7 @@ from ..spec.scoring import UnknownValues, score
 from .engine import Lab
 from .filters import FILTER_CODE, FilterError, MoveFilter, parse_filter
 
-__all__ = ["refuse_filtered", "Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
+__all__ = ["refuse_filtered", "unfiltered", "FORCED", "Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
 #: The bots a specification may name.
 BOTS = ("random", "informed", "greedy", "search")
@@ -103,6 +103,9 @@ class Bot:
     needs_view = False
     #: Move filters (``forbid=``): a candidate any of them is true of is never played.
     forbid: tuple[MoveFilter, ...] = ()
+    #: When the filters forbid every legal move (``forced=``): ``stop`` the run (RL170), or
+    #: ``play`` the move the bot would make without them (that move only; the game counts it).
+    forced: str = "stop"
 
     def allows(self, turn: Turn, kind: str, args: Mapping[str, Any]) -> bool:
         """Whether no filter of the bot forbids this move (its kind and choices)."""
@@ -118,8 +121,8 @@ class Bot:
         return play if play is None or self.allows(turn, play.kind, play.args) else None
 
     def filters_spec(self) -> str:
-        """The filters as ``--bots`` reads them (``;forbid="..."`` each)."""
-        return "".join(f';forbid="{f.source}"' for f in self.forbid)
+        """The filters as ``--bots`` reads them (``;forbid="..."`` each, then ``;forced=play``)."""
+        return "".join(f';forbid="{f.source}"' for f in self.forbid) + (";forced=play" if self.forced == "play" else "")
 
     def choose(self, turn: Turn) -> Play | None:
         raise NotImplementedError
@@ -556,6 +559,23 @@ class GreedyBot(InformedBot):
         return self.permits(turn, _sampled(turn, kind, dict(args)))
 
 
+def unfiltered(bot: Bot, turn: Turn) -> Play | None:
+    """When the bot made no move: with ``forced=play`` and filters that forbid every move open
+    to it, the move it makes with the filters lifted (for this move only); else None, after
+    :func:`refuse_filtered` (which raises when a move is legal)."""
+    if bot.forced == "play" and bot.forbid:
+        filters = bot.forbid
+        bot.forbid = ()  # a bot may sit at several seats: lifted for this one choice, then put back
+        try:
+            play = bot.choose(turn)
+        finally:
+            bot.forbid = filters
+        if play is not None:
+            return play
+    refuse_filtered(bot, turn)
+    return None
+
+
 def refuse_filtered(bot: Bot, turn: Turn) -> None:
     """Raise :class:`BotError` when the bot made no move although one is legal: its filters
     forbid every move open to it (the bot, not the game, is stuck)."""
@@ -620,6 +640,10 @@ def _softmax(values: Sequence[float], temperature: float, rng: random.Random) ->
     return rng.choices(range(len(values)), weights)[0]
 
 
+#: What ``forced=`` may say.
+FORCED = ("stop", "play")
+
+
 def _split(text: str, sep: str) -> list[tuple[str, int]]:
     """``text`` cut at ``sep`` outside quotes and brackets: each part with its offset.
 
@@ -647,10 +671,15 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0, rules: Any 
     head, colon, rest = text.partition(":")
     name = head.strip().lower()
     base = column + len(head) + len(colon)
-    options, filters = [], []
+    options, filters, forced = [], [], "stop"
     for part, offset in _split(rest, ";"):
         key, eq, value = part.partition("=")
-        if eq and key.strip() == "forbid":
+        if eq and key.strip() == "forced":
+            forced = value.strip()
+            if forced not in FORCED:
+                raise BotSpecError(f"forced= is {' or '.join(FORCED)} (what the bot does when its filters forbid "
+                                   f"every legal move), not {forced!r}", base + offset + len(key) + 1)
+        elif eq and key.strip() == "forbid":
             at = base + offset + len(key) + 1
             if rules is None:
                 raise BotSpecError("forbid= needs the rules to read its expression against", at)
@@ -662,6 +691,8 @@ def parse_bot(text: str, kinds: Sequence[str] = (), column: int = 0, rules: Any 
             options.append(part)
     bot = _bot_of(name, ";".join(options), kinds, column, rules)
     bot.forbid = tuple(filters)
+    if forced != "stop":
+        bot.forced = forced
     return bot
 
 

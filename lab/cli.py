@@ -292,6 +292,8 @@ def simulate_text(result: Any) -> str:
              f"rounds per game  {_ci(s['rounds'])}"]
     if s.get("redrawn"):
         lines.append(f"games played again with another first player (their opening left only claims open): {s['redrawn']}")
+    if s.get("forced"):
+        lines.append(f"moves a bot's filters forbid, made as nothing else was legal (forced=play): {s['forced']}")
     lines += ["", "how games end:"]
     for label, d in s["ends"].items():
         lines.append(f"  {_rate(d)}  {label}")

@@ -26,7 +26,7 @@ from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Ruleset
 from ..spec.scoring import ScoreTable, UnknownValues, score, winners_unscored
-from .bots import Bot, Turn, refuse_filtered
+from .bots import Bot, Turn, unfiltered
 from .engine import Lab, declared_ends, solution_of, start_facts
 
 __all__ = ["GameRecord", "play_game", "declared_ends", "seat_names", "CUT", "STUCK", "game_rng", "opening",
@@ -58,6 +58,7 @@ class GameRecord:
     log: str | None = None
     kinds: dict[str, int] = field(default_factory=dict)  # moves made, by kind
     redrawn: int = 0                 # times the game was played again with another first player (see play_game)
+    forced: int = 0                  # moves a bot's filters forbid, made as nothing else was legal (forced=play)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -136,6 +137,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
     interjectors = [p for p in players if by_player[p].needs_view]
     plays: list[Play] = []
     kinds: dict[str, int] = {}
+    forced = [0]  # moves made with the filters lifted (see bots.unfiltered)
     rounds, end = 1, None
     ended_by = None
     while not state.ended:
@@ -153,7 +155,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 if play is not None:
                     break
         if play is None and lab.has_due:
-            play = _due(lab, state, by_player, world, rng, deal, views, history)
+            play = _due(lab, state, by_player, world, rng, deal, views, history, forced)
             if play is False:
                 end = STUCK
                 break
@@ -174,9 +176,11 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
             turn = Turn(lab, state, actor, open_[actor], world, rng, deal, views.get(actor), history=history)
             play = bot.choose(turn)
             if play is None:
-                refuse_filtered(bot, turn)
-                end = STUCK
-                break
+                play = unfiltered(bot, turn)
+                if play is None:
+                    end = STUCK
+                    break
+                forced[0] += 1
         facts = machine.observations(state, play, source=len(plays)) if views else []
         out, recorded = lab.apply(state, play)
         if out.violations:  # pragma: no cover - a bug of the lab or of the rules
@@ -206,7 +210,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
         record_det["players"] = [determined.get(p) for p in by_seat]  # type: ignore[assignment]
     rec = GameRecord(index, len(plays), rounds, end, winner_seats,
                      [table.scores.get(p, 0) for p in by_seat] if table is not None else None,
-                     record_det, kinds=kinds, redrawn=attempt)
+                     record_det, kinds=kinds, redrawn=attempt, forced=forced[0])
     if keep_log:
         rec.log = game_log(lab, players, plays, world, deal, state, table, setup, first,
                            title=f"simulated game {index} (seed {seed})", refs=refs)
@@ -214,7 +218,8 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
 
 
 def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[str, str], rng: random.Random,
-         deal: Any, views: Mapping[str, Any], history: Sequence[Fact] = ()) -> Play | None | bool:
+         deal: Any, views: Mapping[str, Any], history: Sequence[Fact] = (), forced: list[int] | None = None,
+         ) -> Play | None | bool:
     """A move the rules oblige someone to make now (the first player's), or None; False when it
     cannot be made.  A move whose parameters are all outcomes is completed by the lab itself
     (no one chooses anything: the same draws whoever sits there).  When several kinds are due
@@ -239,7 +244,11 @@ def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[st
         play = by_player[actor].choose(turn)
         if play is not None:
             return play
-        refuse_filtered(by_player[actor], turn)
+        play = unfiltered(by_player[actor], turn)
+        if play is not None:
+            if forced is not None:
+                forced[0] += 1
+            return play
     return plays[0] if plays else False
 
 

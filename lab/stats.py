@@ -133,6 +133,7 @@ def summarise(records: Sequence[Mapping[str, Any]], seats: int, max_moves: int) 
     return {
         "games": n,
         "redrawn": sum(1 for r in records if r.get("redrawn")),
+        "forced": sum(r.get("forced", 0) for r in records),
         "moves": mean_ci([r["moves"] for r in records], low=0),
         "rounds": mean_ci([r["rounds"] for r in records], low=0),
         "ends": {label: rate_ci(k, n) for label, k in sorted(ends.items(), key=lambda kv: (-kv[1], kv[0]))},

@@ -138,7 +138,7 @@ def restricted_bots(table: str, expr: str | None) -> str:
     first = parts[0].strip()
     head = first.split(";", 1)[0]
     sep = ";" if ":" in head else ":"
-    restricted = f"{first}{sep}forbid={expr}"
+    restricted = f"{first}{sep}forbid={expr};forced=play"  # a move the rules force is made (and counted)
     return ",".join([restricted] + (parts[1:] or [first]))
 
 
@@ -166,6 +166,7 @@ def values(base: Result, runs: Sequence[tuple[Restriction, Result]]) -> list[dic
                     "paired": {"both": sum(1 for x, y in zip(b, r) if x and y), "only_baseline": only_base,
                                "only_restricted": only_restricted,
                                "mcnemar_p": mcnemar_exact(only_base, only_restricted)},
+                    "forced": sum(r.forced for r in res.records),
                     "logs": {"checked": len(res.logs), "clean": sum(1 for _i, _t, s in res.logs if s == 0)}})
     return out
 
@@ -174,7 +175,8 @@ METHOD = ("the restricted bot (the first of --bots with the filter) at a rotated
           "against the others; the baseline: the same games without the filter. Win rate: games the seat won "
           "(a joint win counts, a game nobody won is lost), Wilson 95 % interval. Loss: baseline minus "
           "restricted, Newcombe's hybrid score 95 % interval; significant: that interval leaves out zero. "
-          "McNemar's exact p: the paired games only one of the two won.")
+          "McNemar's exact p: the paired games only one of the two won. Forced: moves the filter forbids that the "
+          "restricted bot made because the rules left it no other (counted, per restriction).")
 
 
 def value_json(base: Result, runs: Sequence[tuple[Restriction, Result]], plots: Sequence[str] = ()) -> dict[str, Any]:
@@ -217,7 +219,8 @@ def value_text(base: Result, runs: Sequence[tuple[Restriction, Result]]) -> str:
                      f"{r['paired']['mcnemar_p']:>6.3f}  {r['games']}")
     lines.append("")
     for r in rows:
-        lines.append(f"  {r['restriction']}: forbid={r['filter']}")
+        forced = (f" (made {r['forced']} time(s) all the same: nothing else was legal)" if r["forced"] else "")
+        lines.append(f"  {r['restriction']}: forbid={r['filter']}{forced}")
     clean = sum(1 for _i, _t, s in base.logs if s == 0) + sum(x["logs"]["clean"] for x in rows)
     checked = len(base.logs) + sum(x["logs"]["checked"] for x in rows)
     lines += ["", f"sampled game logs: {clean} of {checked} check clean"]

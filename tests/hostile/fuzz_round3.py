@@ -154,6 +154,8 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         "greedy:forbid=\"move.assistant == 'cook'\"", "random:forbid=move.asistant == 'cook'",
         "informed:0;forbid=move.assistant == 'Cook'", "random:forbid=move.via ==", "random:forbid=true",
         "random:forbid=kind", "random:accuse=0.5;forbid=kind == 'pass'", "random:forbid=", "greedy:forbid=(]",
+        "random:forbid=true;forced=play", "random:forbid=\"move.assistant == 'cook'\";forced=play", "random:forced=",
+        "greedy:forced=maybe", "random:forced=play;forced=stop",
         # value weights and the search bot (issue 23)
         "random:ask.via.final=0", "random:ask.via.fnal=1", "random:suggest.x.y=1", "random:ask.via.final=-2",
         # (a search bot that weighs nothing but certain claims: every run stays within its CPU limit)
@@ -170,7 +172,8 @@ VALUE_RESTRICTIONS = ["no-cook=move.assistant == 'cook'", "x=move.assistant == '
                       "=true", "x=", "x=(]", "x=kind", "x=move.value == 2", "x=move.via == 'final'", "x=true",
                       "x=" + "(" * 200, "x=kind == 'pass' or kind == 'suspect'"]
 VALUE_BOTS = ["random", "random:accuse=0.1", "random:guess=0.05;accuse=0.05", "random:accuse=0.1,random",
-              "random:accuse=0.1;forbid=kind == 'pass'", "random:forbid=true", "smart", ""]
+              "random:accuse=0.1;forbid=kind == 'pass'", "random:forbid=true", "smart", "",
+              "random:forbid=true;forced=play", "random:forced=nope"]
 
 
 @dataclass

@@ -100,13 +100,41 @@ def test_a_bot_with_every_move_forbidden_is_an_error_naming_bot_seat_and_move(ca
     assert status == 2 and "error[RL170]" in text and "at seat P1" in text and "after move 0" in text, text
 
 
+def test_forced_play_makes_a_forbidden_move_only_when_the_rules_leave_no_other():
+    """Five players: "in a 5-player game there are no unused assistants" (the rulebook), so a
+    player whose assistant is taken must choose the one just put down, the Cook too.  With
+    ``forced=play`` the first seat takes the Cook only then, and each game counts it (the log's
+    Cook moves of that seat, the only way it takes it); without, the same game stops at that move."""
+    rules = load_rules("perfect-alibi", variant="5p")
+    lab = Lab(rules)
+    spec = f'random:forbid="{COOK}";forced=play,random'
+    forced_in = []
+    for i in range(4):
+        rec = play_game(lab, parse_bots(spec, 5, rules=rules), 1, i, 500, keep_log=True, track=False)
+        assert check_text(rec.log, f"<{spec} {i}>").status == 0, rec.log
+        assert _assistants_of(rec.log, f"P{rec.redrawn + 1}").count("cook") == rec.forced, rec.log
+        if rec.forced:
+            forced_in.append(i)
+    assert forced_in
+    stop = parse_bots(spec.replace(";forced=play", ""), 5, rules=rules)
+    with pytest.raises(BotError, match="its filters forbid every move open to it"):
+        play_game(lab, stop, 1, forced_in[0], 500, track=False)
+
+
+@pytest.mark.parametrize("spec, column", [("random:forced=maybe", 15), ("greedy:risk=0.5;forced=", 24)])
+def test_forced_is_stop_or_play(spec, column, capsys):
+    status, text = _run(["simulate", "perfect-alibi", "--games", "1", "--bots", spec], capsys)
+    assert status == 2 and f"--bots:1:{column}: error[RL170]" in text and "forced= is stop or play" in text, text
+
+
 def test_the_spec_of_a_filtered_bot_reads_back_as_the_same_bot():
     rules = load_rules("perfect-alibi")
     for spec in [f'greedy:forbid="{COOK}"', f'greedy:risk=0.8;forbid="{COOK}"', f'random:forbid="{COOK}"',
-                 f'random:guess=0.1;forbid="{COOK}"', f'informed:0;forbid="{COOK}"']:
+                 f'random:guess=0.1;forbid="{COOK}"', f'informed:0;forbid="{COOK}"',
+                 f'greedy:forbid="{COOK}";forced=play']:
         [bot] = parse_bots(spec, 1, rules=rules)
         [again] = parse_bots(bot.spec(), 1, rules=rules)
-        assert again.spec() == bot.spec() and again.forbid[0].source == COOK
+        assert again.spec() == bot.spec() and again.forbid[0].source == COOK and again.forced == bot.forced
 
 
 def test_a_comma_inside_a_filter_does_not_split_the_bots():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
 import math
 
 import pytest
@@ -74,8 +75,9 @@ def test_rotation_puts_the_first_bot_at_every_seat_in_turn():
 
 
 def test_the_restricted_table_adds_the_filter_to_the_first_bot_only():
-    assert restricted_bots("greedy", "move.x == 1") == "greedy:forbid=move.x == 1,greedy"
-    assert restricted_bots("greedy:risk=0.8,random", "move.x == 1") == "greedy:risk=0.8;forbid=move.x == 1,random"
+    assert restricted_bots("greedy", "move.x == 1") == "greedy:forbid=move.x == 1;forced=play,greedy"
+    assert restricted_bots("greedy:risk=0.8,random", "move.x == 1") == \
+        "greedy:risk=0.8;forbid=move.x == 1;forced=play,random"
     assert restricted_bots("random", None) == "random"
 
 
@@ -143,12 +145,33 @@ def test_a_restricted_seat_never_takes_its_assistant_and_every_log_checks_clean(
     taken_in_baseline = []
     for k, v in enumerate(doc["values"], 1):
         forbidden = v["filter"].split("'")[1]
+        assert v["forced"] == 0  # in 3 players two assistants lie unused: a choice always remains
         for i in range(8):
             log = (tmp_path / f"game-r{k}-{i:05d}.yaml").read_text(encoding="utf-8")
             assert forbidden not in _assistants(log, _restricted_player(log, i)), log
             base = (tmp_path / f"game-baseline-{i:05d}.yaml").read_text(encoding="utf-8")
             taken_in_baseline += _assistants(base, _restricted_player(base, i))
     assert {"cook", "priest"} <= set(taken_in_baseline)
+
+
+def test_with_five_players_a_forbidden_assistant_the_rules_force_is_taken_and_counted(tmp_path, capsys):
+    """"In a 5-player game there are no unused assistants" (the rulebook): a player whose assistant
+    is taken must choose the one just put down, the Cook too.  The restricted bot then takes it
+    (rather than stopping the run), and the run counts it: as many times as the logs show the
+    restricted seat taking the Cook, which it does no other way."""
+    status, out, text = _run(["value", "perfect-alibi", "--variant", "5p", "--restrict", "cook=move.assistant == 'cook'",
+                              "--games", "6", "--sample", "6", "--bots", "random:guess=0.05;accuse=0.02",
+                              "--max-moves", "200", "--logs", tmp_path, "--seed", "1"], capsys)
+    assert status == 0, text
+    assert "sampled game logs: 12 of 12 check clean" in text, text
+    made = re.search(r"cook: forbid=move.assistant == 'cook' \(made (\d+) time\(s\) all the same: nothing else was legal\)",
+                     out)
+    assert made, out
+    taken = 0
+    for i in range(6):
+        log = (tmp_path / f"game-r1-{i:05d}.yaml").read_text(encoding="utf-8")
+        taken += _assistants(log, _restricted_player(log, i)).count("cook")
+    assert int(made.group(1)) == taken and taken > 0
 
 
 def test_greedy_restricted_from_a_counter_value_never_places_it(tmp_path, capsys):
