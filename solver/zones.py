@@ -488,23 +488,44 @@ def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
     return np.where(ok, looked, _U64(0))
 
 
-def _outer(table_of: Callable[[np.ndarray], np.ndarray], bits: int) -> np.ndarray:
-    """``table_of(T)`` for every T < 2**bits, built from a high and a low half (it must be additive
-    over disjoint bits)."""
-    low = bits // 2
-    lo = table_of(np.arange(1 << low, dtype=np.int64))
-    hi = table_of(np.arange(1 << (bits - low), dtype=np.int64) << low)
-    return np.add.outer(hi, lo).reshape(-1)
+def _subset_sums_of(weights: Sequence[int]) -> np.ndarray:
+    """For every T < 2**len(weights): the sum of ``weights[b]`` over the bits b of T (int64)."""
+    out = np.zeros(1, np.int64)
+    for w in weights:
+        out = np.concatenate((out, out + w))
+    return out
 
 
-def _compressor(positions: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
-    def compress(t: np.ndarray) -> np.ndarray:
-        out = np.zeros(t.shape, np.int64)
-        for i, p in enumerate(positions):
-            out |= ((t >> p) & 1) << i
-        return out
-    return compress
+@dataclass(frozen=True)
+class _Split:
+    """Where each term reads a side whose feature is additive over T's bits: T is a high part h
+    and a low part l (``lo`` bits), and the feature ``values[code[h]] + low[l] + fm[m]``.  A
+    gather first reads the small table of every high value seen times every (l, m), then each
+    term's row whole (a copy of ``2**lo * M`` numbers per high part, no index per term)."""
 
+    lo: int
+    values: np.ndarray    # (U,) the distinct features of the high parts
+    code: np.ndarray      # (2**(r - lo),) intp: each high part's value, an index into ``values``
+    low: np.ndarray       # (2**lo,) the feature of each low part
+
+    @staticmethod
+    def of(weights: Sequence[int], m_size: int) -> "_Split":
+        """The split for a feature adding ``weights[b]`` when bit b of T is set: the low bits
+        chosen to make the small table and the rows' count both small (distinct high values
+        counted as if equal weights were interchangeable and different ones independent)."""
+        r = len(weights)
+
+        def high_values(lo: int) -> int:
+            seen: dict[int, int] = {}
+            for w in weights[lo:]:
+                if w:
+                    seen[w] = seen.get(w, 0) + 1
+            return prod(n + 1 for n in seen.values())
+
+        # a row copied costs about as much as 16 numbers read through an index
+        lo = min(range(r + 1), key=lambda lo: high_values(lo) * (m_size << lo) + 16 * (1 << (r - lo)))
+        values, code = np.unique(_subset_sums_of(weights[lo:]), return_inverse=True)
+        return _Split(lo, values, code.astype(np.intp).reshape(-1), _subset_sums_of(weights[:lo]))
 
 
 def _every(sets: np.ndarray, k: int) -> bool:
@@ -563,48 +584,22 @@ class _Terms:
             out *= _binoms(len(self.types[i]) - fixed, self.mcomp[i] - fixed) if j == i else b
         return out
 
-    def over_t(self, table_of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """An additive function of T for every T."""
-        if not self.r:
-            return table_of(np.zeros(1, np.int64))
-        return _outer(table_of, self.r)
-
 
 @dataclass
 class _Side:
-    """One zone in the sum: its table over its features, and where each term reads it."""
+    """One zone in the sum: its table over its features, and each term's part of them from m."""
 
     z: int
     zone: _Zone
     table: np.ndarray     # (2**len(zone.cards), K) uint64
-    ft: np.ndarray        # (2**r,) the terms' feature index, its part from T
-    fm: np.ndarray        # (M,) its part from m
-    _index: np.ndarray | None = field(default=None, init=False, repr=False)
-
-    def index(self) -> np.ndarray:
-        if self._index is None:
-            self._index = self.ft[:, None] + self.fm[None, :]
-        return self._index
-
-    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``).
-
-        The feature is ``ft[T] + fm[m]`` and ``ft`` takes few values beside the terms: the
-        rows ``table[v + fm]`` for each such ``v`` are read first, then every term takes
-        its row whole (``np.take`` of rows is several times faster than reading element by
-        element through a built index); else through :meth:`index`."""
-        flat = (self.table if table is None else table).reshape(-1)
-        width = int(self.ft.max()) + 1
-        if 2 * width > len(self.ft):
-            return np.take(flat, self.index(), out=out, mode="clip")
-        rows = flat[np.minimum(np.arange(width)[:, None] + self.fm[None, :], flat.size - 1)]
-        return np.take(rows, self.ft, axis=0, out=out, mode="clip")
+    fm: np.ndarray        # (M,) the terms' feature index, its part from m
 
 
 @dataclass
 class _Hand(_Side):
     """A zone that is not the solution: features are its relevant subset and its numbers by group."""
 
+    split: _Split = field(repr=False, default=None)  # type: ignore[assignment]
     shape: _Shape = field(repr=False, default=None)  # type: ignore[assignment]
     others: tuple[int, ...] = ()                      # relevant cards of other zones it may hold
     type_group: dict[int, int] = field(default_factory=dict)
@@ -632,21 +627,29 @@ class _Hand(_Side):
         by_size: dict[tuple[int, ...], list[int]] = {}
         for row in np.flatnonzero(zone.table):
             by_size.setdefault(tuple(int(x) for x in gv[row]), []).append(int(row))
-        pos = [bit[c] for c in zone.cards]
-
-        def t_feature(t: np.ndarray) -> np.ndarray:
-            out = _compressor(pos)(t) * kk
-            for c in others:
-                out += ((t >> bit[c]) & 1) * strides[groups[c]]
-            return out
-
+        weights = [0] * terms.r  # what each bit of T adds to the feature
+        for i, c in enumerate(zone.cards):
+            weights[bit[c]] = (1 << i) * kk
+        for c in others:
+            weights[bit[c]] = strides[groups[c]]
         fm = np.zeros(terms.M, np.int64)
         for i, g in type_group.items():
             fm += terms.mcomp[i] * strides[g]
-        hand = _Hand(z, zone, np.zeros(0, _U64), terms.over_t(t_feature), fm, shape, others, type_group,
+        hand = _Hand(z, zone, np.zeros(0, _U64), fm, _Split.of(weights, terms.M), shape, others, type_group,
                      radix, by_size)
         hand.table = hand.table_for(None)
         return hand
+
+    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``),
+        through the :class:`_Split`: the small table of the high parts' values, then a row each."""
+        flat = (self.table if table is None else table).reshape(-1)
+        split, m_size = self.split, len(self.fm)
+        index = split.values[:, None, None] + split.low[None, :, None] + self.fm[None, None, :]
+        small = np.take(flat, index.reshape(len(split.values), -1), mode="clip")
+        rows = None if out is None else out.reshape(len(split.code), -1)
+        got = np.take(small, split.code, axis=0, out=rows, mode="clip")
+        return got.reshape(-1, m_size)
 
     @cached_property
     def kcomp(self) -> np.ndarray:
@@ -792,8 +795,7 @@ class _Solution(_Side):
         if zone.table.dtype != bool:  # each content's weight
             zeta *= zone.table[:, None]
         zeta = _sum_over_subsets(zeta, k)
-        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
-        return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
+        return _Solution(z, zone, zeta @ coef, _Solution.features(terms, mine), shape, mine, kv, match)
 
     @staticmethod
     def contents(shape: _Shape, z: int, zone: _Zone, terms: _Terms, sets: np.ndarray
@@ -830,21 +832,15 @@ class _Solution(_Side):
         return coef
 
     @staticmethod
-    def features(terms: _Terms, mine: tuple[int, ...], k: int, e_size: int) -> tuple[np.ndarray, np.ndarray]:
-        """``fm`` and ``ft``: a term's feature is its low ``k`` bits and its numbers of ``mine``."""
+    def features(terms: _Terms, mine: tuple[int, ...]) -> np.ndarray:
+        """``fm``: a term's feature is its low ``k`` bits (the table's row) and its numbers of
+        ``mine`` (the column)."""
         fm = np.zeros(terms.M, np.int64)
         stride = 1
         for i in reversed(mine):
             fm += terms.mcomp[i] * stride
             stride *= len(terms.types[i]) + 1
-        ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_size)
-        return fm, ft
-
-    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """The solution's cards are the first bits of T (see :func:`_count`): a term reads
-        the row of its low bits, the same for every value of the high ones."""
-        rows = (self.table if table is None else table)[:, self.fm]
-        return np.tile(rows, (len(self.ft) // len(rows), 1))
+        return fm
 
     def signed(self, signs: "_Signs", out: np.ndarray) -> np.ndarray:
         """The table read at every term, times the term's sign, into ``out`` (2**r, M), by
@@ -969,8 +965,8 @@ class _SmallSolution(_Solution):
         if zone.table.dtype != bool:  # each content's weight
             f *= zone.table[plan.sets][:, None]
         coef = _Solution.coef(terms, mine, kv)
-        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
-        return _SmallSolution(z, zone, plan.subset_sums(f @ coef), ft, fm, shape, mine, kv, match, plan)
+        return _SmallSolution(z, zone, plan.subset_sums(f @ coef), _Solution.features(terms, mine), shape, mine,
+                              kv, match, plan)
 
     def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
                ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
