@@ -842,17 +842,19 @@ class _Solution(_Side):
             stride *= len(terms.types[i]) + 1
         return fm
 
-    def signed(self, signs: "_Signs", out: np.ndarray) -> np.ndarray:
+    def signed(self, signs: "_Signs", out: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
         """The table read at every term, times the term's sign, into ``out`` (2**r, M), by
-        broadcasting (the sign is a product of a factor per high part of T, per low part, per m)."""
+        broadcasting (the sign is a product of a factor per high part of T, per low part, per m;
+        ``spare``: an array over the terms it may use, unused here)."""
         rows = self.table[:, self.fm] * signs.low[:, None] * signs.m[None, :]
         np.multiply(rows[None], signs.high[:, None, None], out=out.reshape(len(signs.high), *rows.shape))
         return out
 
-    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
-               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs",
+               spare: np.ndarray | None = None) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
         """Worlds with each card in the solution, and every content with its worlds (``cof``: the
-        other zones' product, unsigned, overwritten; None: there is none)."""
+        other zones' product, unsigned, overwritten; None: there is none; ``spare``: an array
+        over the terms it may use, unused here)."""
         k = len(self.zone.cards)
         by_mine, gamma = self.by_mine(cof, terms, signs), self.gamma(terms)
         y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
@@ -865,7 +867,18 @@ class _Solution(_Side):
         """The cofactor (unsigned; None: 1) times the terms' signs, summed over the terms at each
         subset of the zone's cards and each number of each free type it may hold, (2**k, E).
         ``cof`` is overwritten (the result may be a view of it)."""
-        k, m_e = len(self.zone.cards), self.table.shape[1]
+        agg, scale = self.over_high(cof, terms, signs)
+        # in place (``cof`` is not read again): fresh arrays over 2**21 terms cost page faults
+        np.multiply(agg, signs.low[:, None], out=agg)
+        if (scale != 1).any():
+            np.multiply(agg, scale[None, :], out=agg)
+        return self.to_e(agg, terms)
+
+    def over_high(self, cof: np.ndarray | None, terms: _Terms, signs: "_Signs") -> tuple[np.ndarray, np.ndarray]:
+        """The cofactor summed over the high parts of T with their signs, (2**k, M), and what each
+        column is still to be multiplied by (its sign from m, the weights of the types the zone
+        may not hold, the high parts' common sign): the rest of :meth:`by_mine`."""
+        k = len(self.zone.cards)
         rest = np.ones(terms.M, _U64)
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
@@ -880,10 +893,11 @@ class _Solution(_Side):
                 x = np.subtract(x[:half], x[half:], out=x[:half])
             agg = x[0]
             scale = scale * signs.high[0]
-        # in place (``cof`` is not read again): fresh arrays over 2**21 terms cost page faults
-        agg = agg.reshape(1 << k, terms.M)
-        np.multiply(agg, signs.low[:, None], out=agg)
-        np.multiply(agg, scale[None, :], out=agg)
+        return agg.reshape(1 << k, terms.M), scale
+
+    def to_e(self, agg: np.ndarray, terms: _Terms) -> np.ndarray:
+        """Columns by m (M) to columns by the numbers of the zone's own free types (E)."""
+        m_e = self.table.shape[1]
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
             return agg
         onehot = np.zeros((terms.M, m_e), _U64)
@@ -959,18 +973,39 @@ class _SmallSolution(_Solution):
 
     @staticmethod
     def build_small(shape: _Shape, z: int, zone: _Zone, terms: _Terms, plan: SmallSets) -> "_SmallSolution":
-        k = len(zone.cards)
         mine, kv, match = _Solution.contents(shape, z, zone, terms, plan.sets)
         f = match.astype(_U64)
         if zone.table.dtype != bool:  # each content's weight
             f *= zone.table[plan.sets][:, None]
         coef = _Solution.coef(terms, mine, kv)
-        return _SmallSolution(z, zone, plan.subset_sums(f @ coef), _Solution.features(terms, mine), shape, mine,
-                              kv, match, plan)
+        # the table by small set; its sums over every subset are made into the terms (:meth:`signed`)
+        return _SmallSolution(z, zone, f @ coef, _Solution.features(terms, mine), shape, mine, kv, match, plan)
 
-    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
-               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
-        y = self.plan.superset_sums(self.by_mine(cof, terms, signs)) @ self.gamma(terms)
+    def signed(self, signs: "_Signs", out: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`_Solution.signed`, the table's sums over subsets made with their signs
+        (``spare``: an array it may use in between).  When each term's column is its m and
+        T has no high part, straight into ``out``; the factors per m and per high part first
+        applied to the small table (the sums are linear)."""
+        k, m_size, high = self.plan.k, len(self.fm), signs.high
+        if self.table.shape[1] == m_size and (self.fm == np.arange(m_size)).all():
+            small = self.table * signs.m[None, :]
+            if len(high) == 1:
+                small *= high[0]
+                return self.plan.subset_sums(small, signed=True, out=out.reshape(1 << k, m_size), spare=spare)
+            rows = self.plan.subset_sums(small, signed=True, spare=spare)
+        else:
+            rows = self.plan.subset_sums(self.table, signed=True, spare=spare)[:, self.fm] * signs.m[None, :]
+        np.multiply(rows[None], high[:, None, None], out=out.reshape(len(high), *rows.shape))
+        return out
+
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs",
+               spare: np.ndarray | None = None) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+        """:meth:`_Solution.answer` through the small sets: the low signs taken in the sums over
+        supersets, the factors per column applied to their result (``spare``: as in
+        :meth:`SmallSets.superset_sums`, with ``cof``)."""
+        agg, scale = self.over_high(cof, terms, signs)
+        y = self.plan.superset_sums(agg, signed=True, spare=None if cof is None else spare)
+        y = self.to_e(y * scale[None, :], terms) @ self.gamma(terms)
         worlds = np.where(self.match, y, _U64(0))
         if self.zone.table.dtype != bool:  # each content's weight
             worlds *= self.zone.table[self.plan.sets][:, None]
@@ -1077,13 +1112,13 @@ def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs
 
     solution = sides[sol]
     hands = [sides[z] for z in range(len(sides)) if z != sol]
-    prefix = [solution.signed(signs, buffer())]  # type: ignore[attr-defined]
+    scratch = buffer()
+    prefix = [solution.signed(signs, buffer(), scratch)]  # type: ignore[attr-defined]
     for side in hands[:-1]:
         nxt = side.gather(out=buffer())
         nxt *= prefix[-1]
         prefix.append(nxt)
     suffix = hands[-1].gather(out=buffer()) if hands else None
-    scratch = buffer()
     if suffix is not None:
         np.multiply(prefix[-1], suffix, out=scratch)
     else:
@@ -1102,8 +1137,8 @@ def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs
         hands[at].answer(cof, terms, counts, scratch)  # type: ignore[union-attr]
         if at != len(hands) - 1:
             suffix *= hands[at].gather(out=scratch)  # type: ignore[operator]
-    del prefix, scratch
-    contents, distinct = solution.answer(suffix, terms, counts, signs)  # type: ignore[attr-defined]
+    del prefix
+    contents, distinct = solution.answer(suffix, terms, counts, signs, scratch)  # type: ignore[attr-defined]
     content_types = tuple(types[i] for i in solution.mine)  # type: ignore[attr-defined]
     return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
 
