@@ -522,8 +522,9 @@ class _Split:
                     seen[w] = seen.get(w, 0) + 1
             return prod(n + 1 for n in seen.values())
 
-        # a row copied costs about as much as 16 numbers read through an index
-        lo = min(range(r + 1), key=lambda lo: high_values(lo) * (m_size << lo) + 16 * (1 << (r - lo)))
+        # measured on 2**21 terms: an entry of the small table costs about four times as much as
+        # a row copied (rows of 32 numbers are fine; a large small table is not)
+        lo = min(range(r + 1), key=lambda lo: 4 * high_values(lo) * (m_size << lo) + (1 << (r - lo)))
         values, code = np.unique(_subset_sums_of(weights[lo:]), return_inverse=True)
         return _Split(lo, values, code.astype(np.intp).reshape(-1), _subset_sums_of(weights[:lo]))
 
@@ -676,8 +677,9 @@ class _Hand(_Side):
             out += a[:, None] * self.coef(vec, minus)[None, :]
         return out
 
-    def aggregate(self, x: np.ndarray, terms: _Terms) -> np.ndarray:
-        """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64).
+    def aggregate(self, x: np.ndarray, terms: _Terms, weight: np.ndarray | None = None) -> np.ndarray:
+        """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64;
+        ``weight``: each term also times ``weight[m]``, applied once the array is small).
 
         The same sums as a bincount over :meth:`index`, with the structure of a feature: the
         bits of T the zone never reads are summed out along their axes; the bits of the other
@@ -728,18 +730,19 @@ class _Hand(_Side):
         shape[ahead:ahead + len(own)] = (2,) * len(own)
         index += (np.arange(1 << len(own)) * kk).reshape(shape)
         index += self.fm.reshape([1] * (view.ndim - 1) + [m_size])
+        if weight is not None:  # the last axis is m's
+            view = view * weight
         return _exact_bincount(index.reshape(-1), np.ascontiguousarray(view).reshape(-1), self.table.size)
 
     def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]],
-               scratch: np.ndarray | None = None) -> None:
+               scratch: np.ndarray | None = None, summed: np.ndarray | None = None) -> None:
         """Worlds with each card in this zone, from the zone's cofactor (``scratch``: an array of
-        its shape this may overwrite)."""
+        its shape this may overwrite; ``summed``: :meth:`sums` of ``cof`` if already made)."""
         cards, zid, groups = self.shape.deck.cards, self.shape.zones[self.z], self.shape.groups[self.z]
         k = len(self.zone.cards)
         unit = bool((terms.weight == 1).all())
         if k:
-            x = cof if unit else np.multiply(cof, terms.weight[None, :], out=scratch)
-            w = self.aggregate(x, terms)
+            w = self.sums(cof, terms) if summed is None else summed.copy()
             w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
@@ -761,6 +764,16 @@ class _Hand(_Side):
                     s = int((vm * terms.weight_with(i, 1)).sum(dtype=_U64))
                     for c in terms.types[i]:
                         counts[cards[c]][zid] = s
+
+    def sums(self, cof: np.ndarray, terms: _Terms) -> np.ndarray:
+        """The cofactor times the terms' weights, summed at each feature (the table's shape, flat):
+        its product with the table, summed, is the count."""
+        unit = bool((terms.weight == 1).all())
+        return self.aggregate(cof, terms, None if unit else terms.weight)
+
+    def cards_held(self, terms: _Terms) -> list[int]:
+        """The cards this zone may hold, whose counts :meth:`answer` gives."""
+        return list(self.zone.cards) + list(self.others) + [c for i in self.type_group for c in terms.types[i]]
 
 
 def _contents(sizes: tuple[int, ...], groups: tuple[int, ...], pattern: tuple[int, ...]) -> np.ndarray:
@@ -1119,26 +1132,34 @@ def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs
         nxt *= prefix[-1]
         prefix.append(nxt)
     suffix = hands[-1].gather(out=buffer()) if hands else None
-    if suffix is not None:
-        np.multiply(prefix[-1], suffix, out=scratch)
+    summed = None
+    if hands:  # the last hand's sums by feature give the count (and its own answers)
+        summed = hands[-1].sums(prefix[-1], terms)  # type: ignore[attr-defined]
+        total = int((summed * hands[-1].table.reshape(-1)).sum(dtype=_U64))
     else:
-        scratch[...] = prefix[-1]
-    total = int((_colsum(scratch) * terms.weight).sum(dtype=_U64))
+        total = int((_colsum(prefix[-1]) * terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
     if total == 0:
         return _Counts(0, counts, (), 0, pinned_sol, types)
     for c, z in red.pinned.items():
         counts[cards[c]][shape.zones[z]] = total
+    # the first hand is answered last, by difference: each card it may hold lies in one zone
+    # of every world, and every other zone that may hold it gives its count
     for at in reversed(range(len(hands))):
         cof = prefix.pop()
-        if at != len(hands) - 1:
-            cof *= suffix
-        hands[at].answer(cof, terms, counts, scratch)  # type: ignore[union-attr]
+        if at:
+            if at != len(hands) - 1:
+                cof *= suffix
+            hands[at].answer(cof, terms, counts, scratch, summed if at == len(hands) - 1 else None)  # type: ignore[union-attr]
         if at != len(hands) - 1:
             suffix *= hands[at].gather(out=scratch)  # type: ignore[operator]
     del prefix
     contents, distinct = solution.answer(suffix, terms, counts, signs, scratch)  # type: ignore[attr-defined]
+    if hands:
+        zid = shape.zones[hands[0].z]
+        for c in hands[0].cards_held(terms):  # type: ignore[attr-defined]
+            counts[cards[c]][zid] = total - sum(n for z, n in counts[cards[c]].items() if z != zid)
     content_types = tuple(types[i] for i in solution.mine)  # type: ignore[attr-defined]
     return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
 
