@@ -397,16 +397,22 @@ def _sum_over_subsets(a: np.ndarray, bits: int, supersets: bool = False) -> np.n
     return a
 
 
-def _sum_out(x: np.ndarray, bits: Sequence[int], width: int = 1) -> np.ndarray:
+def _sum_out(x: np.ndarray, bits: Sequence[int], width: int = 1, room: np.ndarray | None = None) -> np.ndarray:
     """``x`` (2**r * ``width`` numbers: T's bits, then ``width`` per T) summed over the given
     bits of T, the others kept in order, as a flat array.  One halving per bit, the highest
     first (each step adds two contiguous halves of blocks, and the array shrinks before the
     low bits' short blocks are reached): about three times faster than numpy's ``sum`` over
-    the same axes of a (2, 2, ..., width) view, which steps through them all at once."""
+    the same axes of a (2, 2, ..., width) view, which steps through them all at once.  With
+    ``room`` (uint64, as many numbers as ``x`` or more, not ``x``'s memory) the halves are
+    written there one after the other (fresh arrays over the terms cost page faults)."""
     flat = x.reshape(-1)
+    free = None if room is None or room.size < flat.size else room.reshape(-1)
     for b in sorted(bits, reverse=True):
         pairs = flat.reshape(-1, 2, (1 << b) * width)
-        flat = np.add(pairs[:, 0], pairs[:, 1]).reshape(-1)
+        out = None
+        if free is not None:
+            out, free = free[:flat.size // 2].reshape(pairs.shape[0], -1), free[flat.size // 2:]
+        flat = np.add(pairs[:, 0], pairs[:, 1], out=out).reshape(-1)
     return flat
 
 
@@ -525,8 +531,11 @@ class _Split:
         # measured on 2**21 terms: an entry of the small table costs about four times as much as
         # a row copied (rows of 32 numbers are fine; a large small table is not)
         lo = min(range(r + 1), key=lambda lo: 4 * high_values(lo) * (m_size << lo) + (1 << (r - lo)))
-        values, code = np.unique(_subset_sums_of(weights[lo:]), return_inverse=True)
-        return _Split(lo, values, code.astype(np.intp).reshape(-1), _subset_sums_of(weights[:lo]))
+        high = _subset_sums_of(weights[lo:])
+        seen = np.zeros(int(high.max()) + 1, bool)  # features are small numbers: no sort
+        seen[high] = True
+        rank = np.cumsum(seen, dtype=np.intp) - 1
+        return _Split(lo, np.flatnonzero(seen), rank[high], _subset_sums_of(weights[:lo]))
 
 
 def _every(sets: np.ndarray, k: int) -> bool:
@@ -677,9 +686,11 @@ class _Hand(_Side):
             out += a[:, None] * self.coef(vec, minus)[None, :]
         return out
 
-    def aggregate(self, x: np.ndarray, terms: _Terms, weight: np.ndarray | None = None) -> np.ndarray:
+    def aggregate(self, x: np.ndarray, terms: _Terms, weight: np.ndarray | None = None,
+                  room: np.ndarray | None = None) -> np.ndarray:
         """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64;
-        ``weight``: each term also times ``weight[m]``, applied once the array is small).
+        ``weight``: each term also times ``weight[m]``, applied once the array is small;
+        ``room``: an array over the terms it may overwrite, see :func:`_sum_out`).
 
         The same sums as a bincount over :meth:`index`, with the structure of a feature: the
         bits of T the zone never reads are summed out along their axes; the bits of the other
@@ -694,7 +705,7 @@ class _Hand(_Side):
         for c in self.others:
             by_group.setdefault(groups[c], []).append(bit[c])
         used = set(own) | {b for bs in by_group.values() for b in bs}
-        view = _sum_out(x, [b for b in range(r) if b not in used], m_size)
+        view = _sum_out(x, [b for b in range(r) if b not in used], m_size, room)
         view = view.reshape((2,) * len(used) + (m_size,))  # the bits of T left, highest first
         axes = sorted(used, reverse=True)  # T's bits, in the order of the axes left
         counted: list[int] = []
@@ -742,7 +753,7 @@ class _Hand(_Side):
         k = len(self.zone.cards)
         unit = bool((terms.weight == 1).all())
         if k:
-            w = self.sums(cof, terms) if summed is None else summed.copy()
+            w = self.sums(cof, terms, scratch) if summed is None else summed.copy()
             w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
@@ -765,11 +776,11 @@ class _Hand(_Side):
                     for c in terms.types[i]:
                         counts[cards[c]][zid] = s
 
-    def sums(self, cof: np.ndarray, terms: _Terms) -> np.ndarray:
+    def sums(self, cof: np.ndarray, terms: _Terms, room: np.ndarray | None = None) -> np.ndarray:
         """The cofactor times the terms' weights, summed at each feature (the table's shape, flat):
-        its product with the table, summed, is the count."""
+        its product with the table, summed, is the count (``room``: as in :meth:`aggregate`)."""
         unit = bool((terms.weight == 1).all())
-        return self.aggregate(cof, terms, None if unit else terms.weight)
+        return self.aggregate(cof, terms, None if unit else terms.weight, room)
 
     def cards_held(self, terms: _Terms) -> list[int]:
         """The cards this zone may hold, whose counts :meth:`answer` gives."""
@@ -1134,7 +1145,7 @@ def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs
     suffix = hands[-1].gather(out=buffer()) if hands else None
     summed = None
     if hands:  # the last hand's sums by feature give the count (and its own answers)
-        summed = hands[-1].sums(prefix[-1], terms)  # type: ignore[attr-defined]
+        summed = hands[-1].sums(prefix[-1], terms, scratch)  # type: ignore[attr-defined]
         total = int((summed * hands[-1].table.reshape(-1)).sum(dtype=_U64))
     else:
         total = int((_colsum(prefix[-1]) * terms.weight).sum(dtype=_U64))
