@@ -232,3 +232,34 @@ def test_summing_out_bits_of_the_terms_matches_a_plain_sum(seed):
     before = x.copy()
     assert zones._sum_out(x, drop, width, room).reshape(1 << len(kept), width).tolist() == expected
     assert (x == before).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_hand_s_table_read_at_every_term_matches_a_plain_index(seed, monkeypatch):
+    """A hand's table read through the split of T (small table of the high parts' values, a
+    row each) and multiplied a block at a time, against each term's feature computed plainly:
+    the sum of the weights of T's bits plus the part from m, times ``x`` in Python's integers."""
+    import numpy as np
+
+    from ruleslawyer.solver import zones
+
+    rng = np.random.default_rng(seed)
+    r, m_size = int(rng.integers(0, 11)), int(rng.integers(1, 4))
+    weights = [int(w) for w in rng.choice([0, 1, 1, 3, 7, 12, 40], r)]  # zeros and repeats, as in a hand
+    fm = np.sort(rng.integers(0, 5, m_size)).astype(np.int64)
+    table = rng.integers(0, 2**64, size=sum(weights) + 5, dtype=np.uint64, endpoint=False)
+    x = rng.integers(0, 2**64, size=(1 << r, m_size), dtype=np.uint64, endpoint=False)
+    side = zones._Hand(0, None, table, fm, zones._Split.of(weights, m_size))  # type: ignore[arg-type]
+    feature = [[sum(w for b, w in enumerate(weights) if t >> b & 1) + int(fm[m]) for m in range(m_size)]
+               for t in range(1 << r)]
+    assert side.gather().tolist() == [[int(table[f]) for f in row] for row in feature]
+    monkeypatch.setattr(zones, "_BLOCK", 4)  # several blocks, a short last one
+    out = np.zeros_like(x)
+    side.times(x, out)
+    assert out.tolist() == [[int(x[t, m]) * int(table[f]) % 2**64 for m, f in enumerate(row)]
+                            for t, row in enumerate(feature)]
+    other = rng.integers(0, 2**64, size=table.size, dtype=np.uint64, endpoint=False)
+    before = x.copy()
+    side.times(x, x, other)  # in place, another table
+    assert x.tolist() == [[int(before[t, m]) * int(other[f]) % 2**64 for m, f in enumerate(row)]
+                          for t, row in enumerate(feature)]
