@@ -470,20 +470,6 @@ def _rowdot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("tm,m->t", x, w)
 
 
-def _marginals(v: np.ndarray, w: np.ndarray, bits: int, unit: bool) -> tuple[list[int], np.ndarray]:
-    """For each bit b of T: the sum over the terms with b set of ``v[T] @ w``; and the column
-    sums of ``v`` (2**bits, M): two passes, over a low and a high half of T's bits."""
-    m = v.shape[1]
-    lo = min(bits, 10)
-    x = v.reshape(1 << (bits - lo), (1 << lo) * m)
-    low = _colsum(x).reshape(1 << lo, m)
-    if unit:
-        high = x.sum(axis=1, dtype=_U64)
-    else:
-        high = np.einsum("tj,j->t", x, np.tile(w, 1 << lo))
-    return _bit_sums(_rowdot(low, w), lo) + _bit_sums(high, bits - lo), low.sum(axis=0, dtype=_U64)
-
-
 #: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
 _PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
 
@@ -680,6 +666,30 @@ class _Hand(_Side):
             np.multiply(xs[at:at + step], got, out=outs[at:at + step])
         return out
 
+    def marginals(self, cof: np.ndarray, table: np.ndarray, terms: _Terms, unit: bool) -> tuple[list[int], np.ndarray]:
+        """With v = ``cof`` times ``table`` read at every term: for each bit b of T, the sum over
+        the terms with b set of ``v[T] @ weight``; and the column sums of v.  A block of terms
+        at a time (the product stays in the cache and is never written out: one pass over
+        ``cof``), its sums split over a low and a high part of T's bits."""
+        r, m_size, w = terms.r, terms.M, terms.weight
+        lo, small, code, slo = min(r, 10), self.small(table), self.split.code, self.split.lo
+        span = 1 << max(lo, slo)  # terms per block: whole rows of both splits of T
+        while span * 2 * m_size <= _BLOCK and span * 2 <= 1 << r:
+            span *= 2
+        flat = cof.reshape(-1)
+        high = np.empty(1 << (r - lo), _U64)
+        low = np.zeros((1 << lo) * m_size, _U64)
+        tiled = None if unit else np.tile(w, 1 << lo)
+        rows = np.empty((span >> slo, small.shape[1]), _U64)
+        for at in range(0, 1 << r, span):
+            got = np.take(small, code[at >> slo:(at + span) >> slo], axis=0, out=rows, mode="clip").reshape(-1)
+            np.multiply(got, flat[at * m_size:(at + span) * m_size], out=got)
+            block = got.reshape(span >> lo, -1)
+            high[at >> lo:(at + span) >> lo] = block.sum(axis=1, dtype=_U64) if unit else block @ tiled
+            low += _colsum(block)
+        low = low.reshape(1 << lo, m_size)
+        return _bit_sums(_rowdot(low, w), lo) + _bit_sums(high, r - lo), low.sum(axis=0, dtype=_U64)
+
     @cached_property
     def kcomp(self) -> np.ndarray:
         return np.indices(self.radix).reshape(len(self.radix), -1)
@@ -783,8 +793,7 @@ class _Hand(_Side):
                 counts[cards[c]][zid] = s
         bit = {c: i for i, c in enumerate(terms.relevant)}
         for g in sorted({groups[c] for c in self.others} | set(self.type_group.values())):
-            v = self.times(cof, scratch, self.table_for(g))
-            sums, vm = _marginals(v, terms.weight, terms.r, unit)
+            sums, vm = self.marginals(cof, self.table_for(g), terms, unit)
             for c in self.others:
                 if groups[c] == g:
                     counts[cards[c]][zid] = sums[bit[c]]

@@ -258,6 +258,15 @@ def test_a_hand_s_table_read_at_every_term_matches_a_plain_index(seed, monkeypat
     side.times(x, out)
     assert out.tolist() == [[int(x[t, m]) * int(table[f]) % 2**64 for m, f in enumerate(row)]
                             for t, row in enumerate(feature)]
+    weight = rng.integers(1, 2**64, size=m_size, dtype=np.uint64, endpoint=False)
+    for unit in (True, False):  # unit: every weight is 1
+        terms = type("Terms", (), {"r": r, "M": m_size, "weight": np.ones_like(weight) if unit else weight})()
+        w = [1] * m_size if unit else [int(v) for v in weight]
+        v = [[int(x[t, m]) * int(table[f]) for m, f in enumerate(row)] for t, row in enumerate(feature)]
+        by_bit, columns = side.marginals(x, table, terms, unit)
+        assert by_bit == [sum(sum(a * b for a, b in zip(v[t], w)) for t in range(1 << r) if t >> b & 1) % 2**64
+                          for b in range(r)]
+        assert columns.tolist() == [sum(v[t][m] for t in range(1 << r)) % 2**64 for m in range(m_size)]
     other = rng.integers(0, 2**64, size=table.size, dtype=np.uint64, endpoint=False)
     before = x.copy()
     side.times(x, x, other)  # in place, another table
