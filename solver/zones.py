@@ -39,10 +39,17 @@ its relevant cards and, per free type, how many of its cards.  When the sets
 of its cards it may hold are few beside its subsets (one card of each group),
 its table and its answers go through those sets only
 (:mod:`solver.smallsets`: a few passes over the terms where a table over
-every subset took one per card).  The cofactors are prefix and suffix
-products, the solution's table read by broadcasting, each term's sign a
-product of three small factors, the arrays over the terms reused from one
-count to the next (:data:`~solver.zonetable.BUFFERS`).
+every subset took one per card), its sums made with the terms' signs
+straight into the array over the terms.  The cofactors are prefix and
+suffix products; a hand's table is read at the terms through a split of T
+(:mod:`solver.termsplit`: a small table, then a row per high part), a block
+of terms at a time into the product it multiplies or the sums it feeds, so
+that no gathered array over the terms is written.  The count comes from the
+last hand's sums by feature, and the first hand's answers by difference
+(each card lies in one zone of every world, and every other zone that may
+hold it gives its count).  Each term's sign is a product of three small
+factors; the arrays over the terms are reused from one count to the next
+(:data:`~solver.zonetable.BUFFERS`).
 
 Sums and products are uint64, exact modulo 2**64, and every count is below
 2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
@@ -79,6 +86,7 @@ from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
 from .smallsets import SmallSets
+from .termsplit import Split
 from .zonetable import BUFFERS, weight_table, zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
@@ -483,50 +491,6 @@ def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
     return np.where(ok, looked, _U64(0))
 
 
-def _subset_sums_of(weights: Sequence[int]) -> np.ndarray:
-    """For every T < 2**len(weights): the sum of ``weights[b]`` over the bits b of T (int64)."""
-    out = np.zeros(1, np.int64)
-    for w in weights:
-        out = np.concatenate((out, out + w))
-    return out
-
-
-@dataclass(frozen=True)
-class _Split:
-    """Where each term reads a side whose feature is additive over T's bits: T is a high part h
-    and a low part l (``lo`` bits), and the feature ``values[code[h]] + low[l] + fm[m]``.  A
-    gather first reads the small table of every high value seen times every (l, m), then each
-    term's row whole (a copy of ``2**lo * M`` numbers per high part, no index per term)."""
-
-    lo: int
-    values: np.ndarray    # (U,) the distinct features of the high parts
-    code: np.ndarray      # (2**(r - lo),) intp: each high part's value, an index into ``values``
-    low: np.ndarray       # (2**lo,) the feature of each low part
-
-    @staticmethod
-    def of(weights: Sequence[int], m_size: int) -> "_Split":
-        """The split for a feature adding ``weights[b]`` when bit b of T is set: the low bits
-        chosen to make the small table and the rows' count both small (distinct high values
-        counted as if equal weights were interchangeable and different ones independent)."""
-        r = len(weights)
-
-        def high_values(lo: int) -> int:
-            seen: dict[int, int] = {}
-            for w in weights[lo:]:
-                if w:
-                    seen[w] = seen.get(w, 0) + 1
-            return prod(n + 1 for n in seen.values())
-
-        # measured on 2**21 terms: an entry of the small table costs about four times as much as
-        # a row copied (rows of 32 numbers are fine; a large small table is not)
-        lo = min(range(r + 1), key=lambda lo: 4 * high_values(lo) * (m_size << lo) + (1 << (r - lo)))
-        high = _subset_sums_of(weights[lo:])
-        seen = np.zeros(int(high.max()) + 1, bool)  # features are small numbers: no sort
-        seen[high] = True
-        rank = np.cumsum(seen, dtype=np.intp) - 1
-        return _Split(lo, np.flatnonzero(seen), rank[high], _subset_sums_of(weights[:lo]))
-
-
 def _every(sets: np.ndarray, k: int) -> bool:
     """True when ``sets`` is every subset of k cards in order (set i is the bit mask i)."""
     return len(sets) == 1 << k and bool((sets == np.arange(1 << k)).all())
@@ -598,7 +562,7 @@ class _Side:
 class _Hand(_Side):
     """A zone that is not the solution: features are its relevant subset and its numbers by group."""
 
-    split: _Split = field(repr=False, default=None)  # type: ignore[assignment]
+    split: Split = field(repr=False, default=None)  # type: ignore[assignment]
     shape: _Shape = field(repr=False, default=None)  # type: ignore[assignment]
     others: tuple[int, ...] = ()                      # relevant cards of other zones it may hold
     type_group: dict[int, int] = field(default_factory=dict)
@@ -634,14 +598,14 @@ class _Hand(_Side):
         fm = np.zeros(terms.M, np.int64)
         for i, g in type_group.items():
             fm += terms.mcomp[i] * strides[g]
-        hand = _Hand(z, zone, np.zeros(0, _U64), fm, _Split.of(weights, terms.M), shape, others, type_group,
+        hand = _Hand(z, zone, np.zeros(0, _U64), fm, Split.of(weights, terms.M), shape, others, type_group,
                      radix, by_size)
         hand.table = hand.table_for(None)
         return hand
 
     def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``),
-        through the :class:`_Split`: the small table of the high parts' values, then a row each."""
+        through the :class:`~solver.termsplit.Split`: the small table of the high parts' values, then a row each."""
         small, code = self.small(table), self.split.code
         rows = None if out is None else out.reshape(len(code), -1)
         return np.take(small, code, axis=0, out=rows, mode="clip").reshape(-1, len(self.fm))

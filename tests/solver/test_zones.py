@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import FullKnowledge
 from ruleslawyer.solver.errors import Inconsistent
+from ruleslawyer.solver.termsplit import Split
 from ruleslawyer.solver.z3engine import Z3Knowledge
 from ruleslawyer.solver.zones import ZoneKnowledge, applicable
 from ruleslawyer.spec.dealmodel import multinomial
@@ -249,7 +250,7 @@ def test_a_hand_s_table_read_at_every_term_matches_a_plain_index(seed, monkeypat
     fm = np.sort(rng.integers(0, 5, m_size)).astype(np.int64)
     table = rng.integers(0, 2**64, size=sum(weights) + 5, dtype=np.uint64, endpoint=False)
     x = rng.integers(0, 2**64, size=(1 << r, m_size), dtype=np.uint64, endpoint=False)
-    side = zones._Hand(0, None, table, fm, zones._Split.of(weights, m_size))  # type: ignore[arg-type]
+    side = zones._Hand(0, None, table, fm, Split.of(weights, m_size))  # type: ignore[arg-type]
     feature = [[sum(w for b, w in enumerate(weights) if t >> b & 1) + int(fm[m]) for m in range(m_size)]
                for t in range(1 << r)]
     assert side.gather().tolist() == [[int(table[f]) for f in row] for row in feature]
@@ -272,3 +273,11 @@ def test_a_hand_s_table_read_at_every_term_matches_a_plain_index(seed, monkeypat
     side.times(x, x, other)  # in place, another table
     assert x.tolist() == [[int(before[t, m]) * int(other[f]) % 2**64 for m, f in enumerate(row)]
                           for t, row in enumerate(feature)]
+
+
+@pytest.mark.parametrize("name", ["zones", "smallsets", "termsplit"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(f"ruleslawyer.solver.{name}")).failed == 0
