@@ -27,6 +27,9 @@ import numpy as np
 
 __all__ = ["Split", "subset_sums_of"]
 
+#: Terms (times M) at most for which a table is read as one row (the split's cost is Python's).
+_WHOLE = 1 << 12
+
 
 def subset_sums_of(weights: Sequence[int]) -> np.ndarray:
     """For every T < 2**len(weights): the sum of ``weights[b]`` over the bits b of T (int64)."""
@@ -54,6 +57,8 @@ class Split:
         chosen to make the small table and the rows' count both small (distinct high values
         counted as if equal weights were interchangeable and different ones independent)."""
         r = len(weights)
+        if m_size << r <= _WHOLE:  # few terms: one row, read through a plain index
+            return Split(r, np.zeros(1, np.int64), np.zeros(1, np.intp), subset_sums_of(weights))
 
         def high_values(lo: int) -> int:
             seen: dict[int, int] = {}

@@ -613,9 +613,14 @@ class _Hand(_Side):
     def small(self, table: np.ndarray | None = None) -> np.ndarray:
         """``table`` (default: the side's) at each high part's value and each (l, m): (U, 2**lo * M)."""
         flat = (self.table if table is None else table).reshape(-1)
+        return np.take(flat, self.small_index, mode="clip")
+
+    @cached_property
+    def small_index(self) -> np.ndarray:
+        """Where :meth:`small` reads a table (kept: every table of the zone is read there)."""
         split = self.split
         index = split.values[:, None, None] + split.low[None, :, None] + self.fm[None, None, :]
-        return np.take(flat, index.reshape(len(split.values), -1), mode="clip")
+        return index.reshape(len(split.values), -1)
 
     def times(self, x: np.ndarray, out: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
         """``x`` (2**r, M) times :meth:`gather` of ``table``, into ``out`` (it may be ``x``): a block of
