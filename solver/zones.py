@@ -478,17 +478,20 @@ def _rowdot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("tm,m->t", x, w)
 
 
-#: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
-_PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
+#: C(n, k) for n, k < 64 (every deck this engine takes is far smaller), as uint64, with a margin
+#: of zeros all round: n and k from -65 to 128, 0 outside 0 <= k <= n < 64 (so that a lookup
+#: needs no test, only its indices held within the table).
+_PASCAL_OFF = 65
+_PASCAL = np.pad(np.array([[comb(n, k) for k in range(64)] for n in range(64)], dtype=_U64), _PASCAL_OFF)
+_PASCAL_LAST = len(_PASCAL) - 1
 
 
 def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
-    """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top)."""
-    top, bottom = np.asarray(top, np.int64), np.asarray(bottom, np.int64)
-    ok = (bottom >= 0) & (bottom <= top) & (top < 64)
-    # minimum/maximum rather than clip (numpy's clip costs microseconds per call in Python)
-    looked = _PASCAL[np.minimum(np.maximum(top, 0), 63), np.minimum(np.maximum(bottom, 0), 63)]
-    return np.where(ok, looked, _U64(0))
+    """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top; ``top`` below 64).
+    One lookup: the indices held within the table by minimum/maximum (numpy's ``clip`` costs
+    microseconds per call in Python; this is called thousands of times per update)."""
+    top, bottom = np.asarray(top, np.int64) + _PASCAL_OFF, np.asarray(bottom, np.int64) + _PASCAL_OFF
+    return _PASCAL[np.minimum(np.maximum(top, 0), _PASCAL_LAST), np.minimum(np.maximum(bottom, 0), _PASCAL_LAST)]
 
 
 def _every(sets: np.ndarray, k: int) -> bool:

@@ -282,3 +282,18 @@ def test_termsplit_docstring_examples():
     from ruleslawyer.solver import termsplit
 
     assert doctest.testmod(termsplit).failed == 0
+
+
+def test_binomials_are_python_s_in_and_out_of_range():
+    """C(n, k) for n, k from -140 to 200 against math.comb (0 where k < 0, k > n, or n < 0; the
+    engine's decks are far below 64 cards, and n >= 64 gives 0 as before)."""
+    import numpy as np
+
+    from ruleslawyer.solver import zones
+
+    n = np.arange(-140, 201)[:, None]
+    k = np.arange(-140, 201)[None, :]
+    got = zones._binoms(n, k)
+    expected = [[comb(a, b) if 0 <= b <= a < 64 else 0 for b in range(-140, 201)] for a in range(-140, 201)]
+    assert got.tolist() == expected
+    assert int(zones._binoms(6, 2)) == 15 and int(zones._binoms(np.array([5]), 6)[0]) == 0
