@@ -70,29 +70,60 @@ class SmallSets:
             work += len(sets) << bit
         return SmallSets(k, np.array(sets, np.int64), tuple(steps), work)
 
-    def superset_sums(self, a: np.ndarray) -> np.ndarray:
-        """``a`` (2**k, E) -> (len(sets), E): for each small set U, the sum of ``a`` over T containing U."""
+    def superset_sums(self, a: np.ndarray, signed: bool = False, spare: np.ndarray | None = None) -> np.ndarray:
+        """``a`` (2**k, E) -> (len(sets), E): for each small set U, the sum of ``a`` over T containing U
+        (``signed``: each T weighed by (-1)**|T|, as a subtraction at each halving and a sign per
+        set at the end).  With ``spare`` (an array of as many numbers or more) the steps write
+        into it and into ``a`` in turn (``a`` is overwritten; no fresh array over the terms)."""
         e = a.shape[1]
         x = a.reshape(1, 1 << self.k, e)
+        room, turn = (a, spare), 1
+        sign = np.zeros(1, bool)  # per set so far: its stored sum is the negated one
         for n, sel in self.steps:
             half = x.shape[1] // 2
             x = x.reshape(n, 2, half, e)
-            out = np.empty((n + _len(sel), half, e), _U64)
-            np.add(x[:, 0], x[:, 1], out=out[:n])
+            out = _room(room[turn] if spare is not None else None, (n + _len(sel), half, e))
+            (np.subtract if signed else np.add)(x[:, 0], x[:, 1], out=out[:n])
             out[n:] = x[sel, 1]
-            x = out
-        return x.reshape(len(self.sets), e)
+            if signed:  # the sets with the bit: only T holding it, one card more
+                sign = np.concatenate((sign, ~sign[sel]))
+            x, turn = out, 1 - turn
+        got = x.reshape(len(self.sets), e)
+        if signed and sign.any():
+            got = got * np.where(sign, _U64(2**64 - 1), _U64(1))[:, None]
+        return got
 
-    def subset_sums(self, f: np.ndarray) -> np.ndarray:
+    def subset_sums(self, f: np.ndarray, signed: bool = False, out: np.ndarray | None = None,
+                    spare: np.ndarray | None = None) -> np.ndarray:
         """``f`` (len(sets), E) -> (2**k, E): for each T, the sum of ``f`` over the small sets inside it
-        (the transpose of :meth:`superset_sums`)."""
+        (the transpose of :meth:`superset_sums`; ``signed``: times (-1)**|T|, a negation at each
+        doubling).  With ``out`` (2**k, E) the result is written there, and with ``spare`` too the
+        steps write into the two in turn."""
         e = f.shape[1]
         y = f.reshape(len(self.sets), 1, e).astype(_U64, copy=False)
-        for n, sel in reversed(self.steps):
+        room = (out, spare)
+        for left, (n, sel) in zip(range(len(self.steps) - 1, -1, -1), reversed(self.steps)):
             half = y.shape[1]
-            out = np.empty((n, 2, half, e), _U64)
-            out[:, 0] = y[:n]
-            out[:, 1] = y[:n]
-            out[sel, 1] += y[n:]
-            y = out.reshape(n, 2 * half, e)
-        return y.reshape(1 << self.k, e)
+            nxt = _room(room[left % 2], (n, 2, half, e))
+            nxt[:, 0] = y[:n]
+            if signed:
+                np.negative(y[:n], out=nxt[:, 1])
+                nxt[sel, 1] -= y[n:]
+            else:
+                nxt[:, 1] = y[:n]
+                nxt[sel, 1] += y[n:]
+            y = nxt.reshape(n, 2 * half, e)
+        got = y.reshape(1 << self.k, e)
+        if out is not None and not np.shares_memory(got, out):
+            out[...] = got
+            return out
+        return got
+
+
+def _room(buffer: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
+    """The first numbers of ``buffer`` (contiguous uint64) as an array of this shape, when it
+    holds enough; else a fresh array."""
+    size = int(np.prod(shape))
+    if buffer is not None and buffer.size >= size:
+        return buffer.reshape(-1)[:size].reshape(shape)
+    return np.empty(shape, _U64)

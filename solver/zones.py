@@ -39,10 +39,17 @@ its relevant cards and, per free type, how many of its cards.  When the sets
 of its cards it may hold are few beside its subsets (one card of each group),
 its table and its answers go through those sets only
 (:mod:`solver.smallsets`: a few passes over the terms where a table over
-every subset took one per card).  The cofactors are prefix and suffix
-products, the solution's table read by broadcasting, each term's sign a
-product of three small factors, the arrays over the terms reused from one
-count to the next (:data:`~solver.zonetable.BUFFERS`).
+every subset took one per card), its sums made with the terms' signs
+straight into the array over the terms.  The cofactors are prefix and
+suffix products; a hand's table is read at the terms through a split of T
+(:mod:`solver.termsplit`: a small table, then a row per high part), a block
+of terms at a time into the product it multiplies or the sums it feeds, so
+that no gathered array over the terms is written.  The count comes from the
+last hand's sums by feature, and the first hand's answers by difference
+(each card lies in one zone of every world, and every other zone that may
+hold it gives its count).  Each term's sign is a product of three small
+factors; the arrays over the terms are reused from one count to the next
+(:data:`~solver.zonetable.BUFFERS`).
 
 Sums and products are uint64, exact modulo 2**64, and every count is below
 2**63 (the deal has fewer deals, :func:`applicable` checks), so each count
@@ -79,6 +86,7 @@ from ..spec.facts import Fact, Formula
 from .enumerate import _limit
 from .errors import Inconsistent, NeedsCounting, SolverError, TooBig
 from .smallsets import SmallSets
+from .termsplit import Split
 from .zonetable import BUFFERS, weight_table, zone_table
 
 __all__ = ["ZoneKnowledge", "applicable", "MAX_TERMS", "MAX_ZONE_CARDS", "NotLocal"]
@@ -96,6 +104,9 @@ _U64 = np.uint64
 _SMALL_MIN_CARDS = 8
 _SMALL_SHARE = 8
 _ONES = np.uint64(2**64 - 1)
+#: Numbers per block when a table read at every term multiplies an array (1 MiB: the block
+#: read stays in the cache; on 2**21 terms, 1/4 to 4 MiB measured alike, 32 KiB slower).
+_BLOCK = 1 << 17
 
 
 class NotLocal(SolverError, ValueError):
@@ -397,16 +408,22 @@ def _sum_over_subsets(a: np.ndarray, bits: int, supersets: bool = False) -> np.n
     return a
 
 
-def _sum_out(x: np.ndarray, bits: Sequence[int], width: int = 1) -> np.ndarray:
+def _sum_out(x: np.ndarray, bits: Sequence[int], width: int = 1, room: np.ndarray | None = None) -> np.ndarray:
     """``x`` (2**r * ``width`` numbers: T's bits, then ``width`` per T) summed over the given
     bits of T, the others kept in order, as a flat array.  One halving per bit, the highest
     first (each step adds two contiguous halves of blocks, and the array shrinks before the
     low bits' short blocks are reached): about three times faster than numpy's ``sum`` over
-    the same axes of a (2, 2, ..., width) view, which steps through them all at once."""
+    the same axes of a (2, 2, ..., width) view, which steps through them all at once.  With
+    ``room`` (uint64, as many numbers as ``x`` or more, not ``x``'s memory) the halves are
+    written there one after the other (fresh arrays over the terms cost page faults)."""
     flat = x.reshape(-1)
+    free = None if room is None or room.size < flat.size else room.reshape(-1)
     for b in sorted(bits, reverse=True):
         pairs = flat.reshape(-1, 2, (1 << b) * width)
-        flat = np.add(pairs[:, 0], pairs[:, 1]).reshape(-1)
+        out = None
+        if free is not None:
+            out, free = free[:flat.size // 2].reshape(pairs.shape[0], -1), free[flat.size // 2:]
+        flat = np.add(pairs[:, 0], pairs[:, 1], out=out).reshape(-1)
     return flat
 
 
@@ -461,50 +478,20 @@ def _rowdot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("tm,m->t", x, w)
 
 
-def _marginals(v: np.ndarray, w: np.ndarray, bits: int, unit: bool) -> tuple[list[int], np.ndarray]:
-    """For each bit b of T: the sum over the terms with b set of ``v[T] @ w``; and the column
-    sums of ``v`` (2**bits, M): two passes, over a low and a high half of T's bits."""
-    m = v.shape[1]
-    lo = min(bits, 10)
-    x = v.reshape(1 << (bits - lo), (1 << lo) * m)
-    low = _colsum(x).reshape(1 << lo, m)
-    if unit:
-        high = x.sum(axis=1, dtype=_U64)
-    else:
-        high = np.einsum("tj,j->t", x, np.tile(w, 1 << lo))
-    return _bit_sums(_rowdot(low, w), lo) + _bit_sums(high, bits - lo), low.sum(axis=0, dtype=_U64)
-
-
-#: C(n, k) for n, k < 64, as uint64 (every deck this engine takes is far smaller).
-_PASCAL = np.array([[comb(n, k) % 2**64 for k in range(64)] for n in range(64)], dtype=_U64)
+#: C(n, k) for n, k < 64 (every deck this engine takes is far smaller), as uint64, with a margin
+#: of zeros all round: n and k from -65 to 128, 0 outside 0 <= k <= n < 64 (so that a lookup
+#: needs no test, only its indices held within the table).
+_PASCAL_OFF = 65
+_PASCAL = np.pad(np.array([[comb(n, k) for k in range(64)] for n in range(64)], dtype=_U64), _PASCAL_OFF)
+_PASCAL_LAST = len(_PASCAL) - 1
 
 
 def _binoms(top: np.ndarray | int, bottom: np.ndarray | int) -> np.ndarray:
-    """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top)."""
-    top, bottom = np.asarray(top, np.int64), np.asarray(bottom, np.int64)
-    ok = (bottom >= 0) & (bottom <= top) & (top < 64)
-    # minimum/maximum rather than clip (numpy's clip costs microseconds per call in Python)
-    looked = _PASCAL[np.minimum(np.maximum(top, 0), 63), np.minimum(np.maximum(bottom, 0), 63)]
-    return np.where(ok, looked, _U64(0))
-
-
-def _outer(table_of: Callable[[np.ndarray], np.ndarray], bits: int) -> np.ndarray:
-    """``table_of(T)`` for every T < 2**bits, built from a high and a low half (it must be additive
-    over disjoint bits)."""
-    low = bits // 2
-    lo = table_of(np.arange(1 << low, dtype=np.int64))
-    hi = table_of(np.arange(1 << (bits - low), dtype=np.int64) << low)
-    return np.add.outer(hi, lo).reshape(-1)
-
-
-def _compressor(positions: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
-    def compress(t: np.ndarray) -> np.ndarray:
-        out = np.zeros(t.shape, np.int64)
-        for i, p in enumerate(positions):
-            out |= ((t >> p) & 1) << i
-        return out
-    return compress
-
+    """Elementwise C(top, bottom) as uint64 (0 outside 0 <= bottom <= top; ``top`` below 64).
+    One lookup: the indices held within the table by minimum/maximum (numpy's ``clip`` costs
+    microseconds per call in Python; this is called thousands of times per update)."""
+    top, bottom = np.asarray(top, np.int64) + _PASCAL_OFF, np.asarray(bottom, np.int64) + _PASCAL_OFF
+    return _PASCAL[np.minimum(np.maximum(top, 0), _PASCAL_LAST), np.minimum(np.maximum(bottom, 0), _PASCAL_LAST)]
 
 
 def _every(sets: np.ndarray, k: int) -> bool:
@@ -563,48 +550,22 @@ class _Terms:
             out *= _binoms(len(self.types[i]) - fixed, self.mcomp[i] - fixed) if j == i else b
         return out
 
-    def over_t(self, table_of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """An additive function of T for every T."""
-        if not self.r:
-            return table_of(np.zeros(1, np.int64))
-        return _outer(table_of, self.r)
-
 
 @dataclass
 class _Side:
-    """One zone in the sum: its table over its features, and where each term reads it."""
+    """One zone in the sum: its table over its features, and each term's part of them from m."""
 
     z: int
     zone: _Zone
     table: np.ndarray     # (2**len(zone.cards), K) uint64
-    ft: np.ndarray        # (2**r,) the terms' feature index, its part from T
-    fm: np.ndarray        # (M,) its part from m
-    _index: np.ndarray | None = field(default=None, init=False, repr=False)
-
-    def index(self) -> np.ndarray:
-        if self._index is None:
-            self._index = self.ft[:, None] + self.fm[None, :]
-        return self._index
-
-    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``).
-
-        The feature is ``ft[T] + fm[m]`` and ``ft`` takes few values beside the terms: the
-        rows ``table[v + fm]`` for each such ``v`` are read first, then every term takes
-        its row whole (``np.take`` of rows is several times faster than reading element by
-        element through a built index); else through :meth:`index`."""
-        flat = (self.table if table is None else table).reshape(-1)
-        width = int(self.ft.max()) + 1
-        if 2 * width > len(self.ft):
-            return np.take(flat, self.index(), out=out, mode="clip")
-        rows = flat[np.minimum(np.arange(width)[:, None] + self.fm[None, :], flat.size - 1)]
-        return np.take(rows, self.ft, axis=0, out=out, mode="clip")
+    fm: np.ndarray        # (M,) the terms' feature index, its part from m
 
 
 @dataclass
 class _Hand(_Side):
     """A zone that is not the solution: features are its relevant subset and its numbers by group."""
 
+    split: Split = field(repr=False, default=None)  # type: ignore[assignment]
     shape: _Shape = field(repr=False, default=None)  # type: ignore[assignment]
     others: tuple[int, ...] = ()                      # relevant cards of other zones it may hold
     type_group: dict[int, int] = field(default_factory=dict)
@@ -632,21 +593,74 @@ class _Hand(_Side):
         by_size: dict[tuple[int, ...], list[int]] = {}
         for row in np.flatnonzero(zone.table):
             by_size.setdefault(tuple(int(x) for x in gv[row]), []).append(int(row))
-        pos = [bit[c] for c in zone.cards]
-
-        def t_feature(t: np.ndarray) -> np.ndarray:
-            out = _compressor(pos)(t) * kk
-            for c in others:
-                out += ((t >> bit[c]) & 1) * strides[groups[c]]
-            return out
-
+        weights = [0] * terms.r  # what each bit of T adds to the feature
+        for i, c in enumerate(zone.cards):
+            weights[bit[c]] = (1 << i) * kk
+        for c in others:
+            weights[bit[c]] = strides[groups[c]]
         fm = np.zeros(terms.M, np.int64)
         for i, g in type_group.items():
             fm += terms.mcomp[i] * strides[g]
-        hand = _Hand(z, zone, np.zeros(0, _U64), terms.over_t(t_feature), fm, shape, others, type_group,
+        hand = _Hand(z, zone, np.zeros(0, _U64), fm, Split.of(weights, terms.M), shape, others, type_group,
                      radix, by_size)
         hand.table = hand.table_for(None)
         return hand
+
+    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """``table`` (default: the side's) read at every term's feature, (2**r, M) (into ``out``),
+        through the :class:`~solver.termsplit.Split`: the small table of the high parts' values, then a row each."""
+        small, code = self.small(table), self.split.code
+        rows = None if out is None else out.reshape(len(code), -1)
+        return np.take(small, code, axis=0, out=rows, mode="clip").reshape(-1, len(self.fm))
+
+    def small(self, table: np.ndarray | None = None) -> np.ndarray:
+        """``table`` (default: the side's) at each high part's value and each (l, m): (U, 2**lo * M)."""
+        flat = (self.table if table is None else table).reshape(-1)
+        return np.take(flat, self.small_index, mode="clip")
+
+    @cached_property
+    def small_index(self) -> np.ndarray:
+        """Where :meth:`small` reads a table (kept: every table of the zone is read there)."""
+        split = self.split
+        index = split.values[:, None, None] + split.low[None, :, None] + self.fm[None, None, :]
+        return index.reshape(len(split.values), -1)
+
+    def times(self, x: np.ndarray, out: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+        """``x`` (2**r, M) times :meth:`gather` of ``table``, into ``out`` (it may be ``x``): a block of
+        rows at a time, so that the rows read stay in the cache (one pass over ``x``, none over a
+        gathered array)."""
+        small, code = self.small(table), self.split.code
+        xs, outs = x.reshape(len(code), -1), out.reshape(len(code), -1)
+        step = max(1, _BLOCK // small.shape[1])
+        rows = np.empty((min(step, len(code)), small.shape[1]), _U64)
+        for at in range(0, len(code), step):
+            got = np.take(small, code[at:at + step], axis=0, out=rows[:len(code[at:at + step])], mode="clip")
+            np.multiply(xs[at:at + step], got, out=outs[at:at + step])
+        return out
+
+    def marginals(self, cof: np.ndarray, table: np.ndarray, terms: _Terms, unit: bool) -> tuple[list[int], np.ndarray]:
+        """With v = ``cof`` times ``table`` read at every term: for each bit b of T, the sum over
+        the terms with b set of ``v[T] @ weight``; and the column sums of v.  A block of terms
+        at a time (the product stays in the cache and is never written out: one pass over
+        ``cof``), its sums split over a low and a high part of T's bits."""
+        r, m_size, w = terms.r, terms.M, terms.weight
+        lo, small, code, slo = min(r, 10), self.small(table), self.split.code, self.split.lo
+        span = 1 << max(lo, slo)  # terms per block: whole rows of both splits of T
+        while span * 2 * m_size <= _BLOCK and span * 2 <= 1 << r:
+            span *= 2
+        flat = cof.reshape(-1)
+        high = np.empty(1 << (r - lo), _U64)
+        low = np.zeros((1 << lo) * m_size, _U64)
+        tiled = None if unit else np.tile(w, 1 << lo)
+        rows = np.empty((span >> slo, small.shape[1]), _U64)
+        for at in range(0, 1 << r, span):
+            got = np.take(small, code[at >> slo:(at + span) >> slo], axis=0, out=rows, mode="clip").reshape(-1)
+            np.multiply(got, flat[at * m_size:(at + span) * m_size], out=got)
+            block = got.reshape(span >> lo, -1)
+            high[at >> lo:(at + span) >> lo] = block.sum(axis=1, dtype=_U64) if unit else block @ tiled
+            low += _colsum(block)
+        low = low.reshape(1 << lo, m_size)
+        return _bit_sums(_rowdot(low, w), lo) + _bit_sums(high, r - lo), low.sum(axis=0, dtype=_U64)
 
     @cached_property
     def kcomp(self) -> np.ndarray:
@@ -673,8 +687,11 @@ class _Hand(_Side):
             out += a[:, None] * self.coef(vec, minus)[None, :]
         return out
 
-    def aggregate(self, x: np.ndarray, terms: _Terms) -> np.ndarray:
-        """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64).
+    def aggregate(self, x: np.ndarray, terms: _Terms, weight: np.ndarray | None = None,
+                  room: np.ndarray | None = None) -> np.ndarray:
+        """``x`` (2**r, M) summed over the terms at each of the zone's features (exact mod 2**64;
+        ``weight``: each term also times ``weight[m]``, applied once the array is small;
+        ``room``: an array over the terms it may overwrite, see :func:`_sum_out`).
 
         The same sums as a bincount over :meth:`index`, with the structure of a feature: the
         bits of T the zone never reads are summed out along their axes; the bits of the other
@@ -689,7 +706,7 @@ class _Hand(_Side):
         for c in self.others:
             by_group.setdefault(groups[c], []).append(bit[c])
         used = set(own) | {b for bs in by_group.values() for b in bs}
-        view = _sum_out(x, [b for b in range(r) if b not in used], m_size)
+        view = _sum_out(x, [b for b in range(r) if b not in used], m_size, room)
         view = view.reshape((2,) * len(used) + (m_size,))  # the bits of T left, highest first
         axes = sorted(used, reverse=True)  # T's bits, in the order of the axes left
         counted: list[int] = []
@@ -725,18 +742,19 @@ class _Hand(_Side):
         shape[ahead:ahead + len(own)] = (2,) * len(own)
         index += (np.arange(1 << len(own)) * kk).reshape(shape)
         index += self.fm.reshape([1] * (view.ndim - 1) + [m_size])
+        if weight is not None:  # the last axis is m's
+            view = view * weight
         return _exact_bincount(index.reshape(-1), np.ascontiguousarray(view).reshape(-1), self.table.size)
 
     def answer(self, cof: np.ndarray, terms: _Terms, counts: dict[str, dict[str, int]],
-               scratch: np.ndarray | None = None) -> None:
+               scratch: np.ndarray | None = None, summed: np.ndarray | None = None) -> None:
         """Worlds with each card in this zone, from the zone's cofactor (``scratch``: an array of
-        its shape this may overwrite)."""
+        its shape this may overwrite; ``summed``: :meth:`sums` of ``cof`` if already made)."""
         cards, zid, groups = self.shape.deck.cards, self.shape.zones[self.z], self.shape.groups[self.z]
         k = len(self.zone.cards)
         unit = bool((terms.weight == 1).all())
         if k:
-            x = cof if unit else np.multiply(cof, terms.weight[None, :], out=scratch)
-            w = self.aggregate(x, terms)
+            w = self.sums(cof, terms, scratch) if summed is None else summed.copy()
             w = _sum_over_subsets(w.reshape(self.table.shape), k, supersets=True)
             val = np.zeros(1 << k, _U64)
             for vec, rows in self.by_size.items():
@@ -747,9 +765,7 @@ class _Hand(_Side):
                 counts[cards[c]][zid] = s
         bit = {c: i for i, c in enumerate(terms.relevant)}
         for g in sorted({groups[c] for c in self.others} | set(self.type_group.values())):
-            v = self.gather(self.table_for(g), out=scratch)
-            v *= cof
-            sums, vm = _marginals(v, terms.weight, terms.r, unit)
+            sums, vm = self.marginals(cof, self.table_for(g), terms, unit)
             for c in self.others:
                 if groups[c] == g:
                     counts[cards[c]][zid] = sums[bit[c]]
@@ -758,6 +774,16 @@ class _Hand(_Side):
                     s = int((vm * terms.weight_with(i, 1)).sum(dtype=_U64))
                     for c in terms.types[i]:
                         counts[cards[c]][zid] = s
+
+    def sums(self, cof: np.ndarray, terms: _Terms, room: np.ndarray | None = None) -> np.ndarray:
+        """The cofactor times the terms' weights, summed at each feature (the table's shape, flat):
+        its product with the table, summed, is the count (``room``: as in :meth:`aggregate`)."""
+        unit = bool((terms.weight == 1).all())
+        return self.aggregate(cof, terms, None if unit else terms.weight, room)
+
+    def cards_held(self, terms: _Terms) -> list[int]:
+        """The cards this zone may hold, whose counts :meth:`answer` gives."""
+        return list(self.zone.cards) + list(self.others) + [c for i in self.type_group for c in terms.types[i]]
 
 
 def _contents(sizes: tuple[int, ...], groups: tuple[int, ...], pattern: tuple[int, ...]) -> np.ndarray:
@@ -792,8 +818,7 @@ class _Solution(_Side):
         if zone.table.dtype != bool:  # each content's weight
             zeta *= zone.table[:, None]
         zeta = _sum_over_subsets(zeta, k)
-        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
-        return _Solution(z, zone, zeta @ coef, ft, fm, shape, mine, kv, match)
+        return _Solution(z, zone, zeta @ coef, _Solution.features(terms, mine), shape, mine, kv, match)
 
     @staticmethod
     def contents(shape: _Shape, z: int, zone: _Zone, terms: _Terms, sets: np.ndarray
@@ -830,33 +855,29 @@ class _Solution(_Side):
         return coef
 
     @staticmethod
-    def features(terms: _Terms, mine: tuple[int, ...], k: int, e_size: int) -> tuple[np.ndarray, np.ndarray]:
-        """``fm`` and ``ft``: a term's feature is its low ``k`` bits and its numbers of ``mine``."""
+    def features(terms: _Terms, mine: tuple[int, ...]) -> np.ndarray:
+        """``fm``: a term's feature is its low ``k`` bits (the table's row) and its numbers of
+        ``mine`` (the column)."""
         fm = np.zeros(terms.M, np.int64)
         stride = 1
         for i in reversed(mine):
             fm += terms.mcomp[i] * stride
             stride *= len(terms.types[i]) + 1
-        ft = terms.over_t(lambda t: (t & ((1 << k) - 1)) * e_size)
-        return fm, ft
+        return fm
 
-    def gather(self, table: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """The solution's cards are the first bits of T (see :func:`_count`): a term reads
-        the row of its low bits, the same for every value of the high ones."""
-        rows = (self.table if table is None else table)[:, self.fm]
-        return np.tile(rows, (len(self.ft) // len(rows), 1))
-
-    def signed(self, signs: "_Signs", out: np.ndarray) -> np.ndarray:
+    def signed(self, signs: "_Signs", out: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
         """The table read at every term, times the term's sign, into ``out`` (2**r, M), by
-        broadcasting (the sign is a product of a factor per high part of T, per low part, per m)."""
+        broadcasting (the sign is a product of a factor per high part of T, per low part, per m;
+        ``spare``: an array over the terms it may use, unused here)."""
         rows = self.table[:, self.fm] * signs.low[:, None] * signs.m[None, :]
         np.multiply(rows[None], signs.high[:, None, None], out=out.reshape(len(signs.high), *rows.shape))
         return out
 
-    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
-               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs",
+               spare: np.ndarray | None = None) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
         """Worlds with each card in the solution, and every content with its worlds (``cof``: the
-        other zones' product, unsigned, overwritten; None: there is none)."""
+        other zones' product, unsigned, overwritten; None: there is none; ``spare``: an array
+        over the terms it may use, unused here)."""
         k = len(self.zone.cards)
         by_mine, gamma = self.by_mine(cof, terms, signs), self.gamma(terms)
         y = _sum_over_subsets(by_mine @ gamma, k, supersets=True)
@@ -869,7 +890,18 @@ class _Solution(_Side):
         """The cofactor (unsigned; None: 1) times the terms' signs, summed over the terms at each
         subset of the zone's cards and each number of each free type it may hold, (2**k, E).
         ``cof`` is overwritten (the result may be a view of it)."""
-        k, m_e = len(self.zone.cards), self.table.shape[1]
+        agg, scale = self.over_high(cof, terms, signs)
+        # in place (``cof`` is not read again): fresh arrays over 2**21 terms cost page faults
+        np.multiply(agg, signs.low[:, None], out=agg)
+        if (scale != 1).any():
+            np.multiply(agg, scale[None, :], out=agg)
+        return self.to_e(agg, terms)
+
+    def over_high(self, cof: np.ndarray | None, terms: _Terms, signs: "_Signs") -> tuple[np.ndarray, np.ndarray]:
+        """The cofactor summed over the high parts of T with their signs, (2**k, M), and what each
+        column is still to be multiplied by (its sign from m, the weights of the types the zone
+        may not hold, the high parts' common sign): the rest of :meth:`by_mine`."""
+        k = len(self.zone.cards)
         rest = np.ones(terms.M, _U64)
         for i, b in enumerate(terms.bins):
             if i not in self.mine:
@@ -884,10 +916,11 @@ class _Solution(_Side):
                 x = np.subtract(x[:half], x[half:], out=x[:half])
             agg = x[0]
             scale = scale * signs.high[0]
-        # in place (``cof`` is not read again): fresh arrays over 2**21 terms cost page faults
-        agg = agg.reshape(1 << k, terms.M)
-        np.multiply(agg, signs.low[:, None], out=agg)
-        np.multiply(agg, scale[None, :], out=agg)
+        return agg.reshape(1 << k, terms.M), scale
+
+    def to_e(self, agg: np.ndarray, terms: _Terms) -> np.ndarray:
+        """Columns by m (M) to columns by the numbers of the zone's own free types (E)."""
+        m_e = self.table.shape[1]
         if m_e == terms.M and (self.fm == np.arange(m_e)).all():
             return agg
         onehot = np.zeros((terms.M, m_e), _U64)
@@ -963,18 +996,39 @@ class _SmallSolution(_Solution):
 
     @staticmethod
     def build_small(shape: _Shape, z: int, zone: _Zone, terms: _Terms, plan: SmallSets) -> "_SmallSolution":
-        k = len(zone.cards)
         mine, kv, match = _Solution.contents(shape, z, zone, terms, plan.sets)
         f = match.astype(_U64)
         if zone.table.dtype != bool:  # each content's weight
             f *= zone.table[plan.sets][:, None]
         coef = _Solution.coef(terms, mine, kv)
-        fm, ft = _Solution.features(terms, mine, k, coef.shape[1])
-        return _SmallSolution(z, zone, plan.subset_sums(f @ coef), ft, fm, shape, mine, kv, match, plan)
+        # the table by small set; its sums over every subset are made into the terms (:meth:`signed`)
+        return _SmallSolution(z, zone, f @ coef, _Solution.features(terms, mine), shape, mine, kv, match, plan)
 
-    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs"
-               ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
-        y = self.plan.superset_sums(self.by_mine(cof, terms, signs)) @ self.gamma(terms)
+    def signed(self, signs: "_Signs", out: np.ndarray, spare: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`_Solution.signed`, the table's sums over subsets made with their signs
+        (``spare``: an array it may use in between).  When each term's column is its m and
+        T has no high part, straight into ``out``; the factors per m and per high part first
+        applied to the small table (the sums are linear)."""
+        k, m_size, high = self.plan.k, len(self.fm), signs.high
+        if self.table.shape[1] == m_size and (self.fm == np.arange(m_size)).all():
+            small = self.table * signs.m[None, :]
+            if len(high) == 1:
+                small *= high[0]
+                return self.plan.subset_sums(small, signed=True, out=out.reshape(1 << k, m_size), spare=spare)
+            rows = self.plan.subset_sums(small, signed=True, spare=spare)
+        else:
+            rows = self.plan.subset_sums(self.table, signed=True, spare=spare)[:, self.fm] * signs.m[None, :]
+        np.multiply(rows[None], high[:, None, None], out=out.reshape(len(high), *rows.shape))
+        return out
+
+    def answer(self, cof: np.ndarray | None, terms: _Terms, counts: dict[str, dict[str, int]], signs: "_Signs",
+               spare: np.ndarray | None = None) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], int]], int]:
+        """:meth:`_Solution.answer` through the small sets: the low signs taken in the sums over
+        supersets, the factors per column applied to their result (``spare``: as in
+        :meth:`SmallSets.superset_sums`, with ``cof``)."""
+        agg, scale = self.over_high(cof, terms, signs)
+        y = self.plan.superset_sums(agg, signed=True, spare=None if cof is None else spare)
+        y = self.to_e(y * scale[None, :], terms) @ self.gamma(terms)
         worlds = np.where(self.match, y, _U64(0))
         if self.zone.table.dtype != bool:  # each content's weight
             worlds *= self.zone.table[self.plan.sets][:, None]
@@ -1081,33 +1135,39 @@ def _sums(shape: _Shape, red: _Reduced, sides: list[_Side], terms: _Terms, signs
 
     solution = sides[sol]
     hands = [sides[z] for z in range(len(sides)) if z != sol]
-    prefix = [solution.signed(signs, buffer())]  # type: ignore[attr-defined]
-    for side in hands[:-1]:
-        nxt = side.gather(out=buffer())
-        nxt *= prefix[-1]
-        prefix.append(nxt)
-    suffix = hands[-1].gather(out=buffer()) if hands else None
     scratch = buffer()
-    if suffix is not None:
-        np.multiply(prefix[-1], suffix, out=scratch)
+    prefix = [solution.signed(signs, buffer(), scratch)]  # type: ignore[attr-defined]
+    for side in hands[:-1]:
+        prefix.append(side.times(prefix[-1], buffer()))  # type: ignore[attr-defined]
+    suffix = hands[-1].gather(out=buffer()) if hands else None
+    summed = None
+    if hands:  # the last hand's sums by feature give the count (and its own answers)
+        summed = hands[-1].sums(prefix[-1], terms, scratch)  # type: ignore[attr-defined]
+        total = int((summed * hands[-1].table.reshape(-1)).sum(dtype=_U64))
     else:
-        scratch[...] = prefix[-1]
-    total = int((_colsum(scratch) * terms.weight).sum(dtype=_U64))
+        total = int((_colsum(prefix[-1]) * terms.weight).sum(dtype=_U64))
     if total >= 2**63:  # pragma: no cover - applicable() rules it out
         raise SolverError("a count overflowed 63 bits")
     if total == 0:
         return _Counts(0, counts, (), 0, pinned_sol, types)
     for c, z in red.pinned.items():
         counts[cards[c]][shape.zones[z]] = total
+    # the first hand is answered last, by difference: each card it may hold lies in one zone
+    # of every world, and every other zone that may hold it gives its count
     for at in reversed(range(len(hands))):
         cof = prefix.pop()
+        if at:
+            if at != len(hands) - 1:
+                cof *= suffix
+            hands[at].answer(cof, terms, counts, scratch, summed if at == len(hands) - 1 else None)  # type: ignore[union-attr]
         if at != len(hands) - 1:
-            cof *= suffix
-        hands[at].answer(cof, terms, counts, scratch)  # type: ignore[union-attr]
-        if at != len(hands) - 1:
-            suffix *= hands[at].gather(out=scratch)  # type: ignore[operator]
-    del prefix, scratch
-    contents, distinct = solution.answer(suffix, terms, counts, signs)  # type: ignore[attr-defined]
+            hands[at].times(suffix, suffix)  # type: ignore[attr-defined]
+    del prefix
+    contents, distinct = solution.answer(suffix, terms, counts, signs, scratch)  # type: ignore[attr-defined]
+    if hands:
+        zid = shape.zones[hands[0].z]
+        for c in hands[0].cards_held(terms):  # type: ignore[attr-defined]
+            counts[cards[c]][zid] = total - sum(n for z, n in counts[cards[c]].items() if z != zid)
     content_types = tuple(types[i] for i in solution.mine)  # type: ignore[attr-defined]
     return _Counts(total, counts, tuple(contents), distinct, pinned_sol, content_types)
 

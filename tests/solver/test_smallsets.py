@@ -43,6 +43,33 @@ def test_small_sets_and_their_sums_are_those_of_a_plain_loop(plan_args, seed):
                                           if t & u == u) % 2**64
 
 
+@settings(max_examples=100, deadline=None)
+@given(plans(), st.integers(0, 2**32), st.booleans())
+def test_signed_sums_in_given_arrays_are_those_of_a_plain_loop(plan_args, seed, spare):
+    """With each T weighed by (-1)**|T| (the terms' signs), written into arrays given (``spare``,
+    ``out``) or fresh ones: the same as a plain loop in Python's integers."""
+    groups, caps, size = plan_args
+    k = len(groups)
+    plan = SmallSets.plan(groups, caps, size)
+    sign = [(-1) ** bin(t).count("1") for t in range(1 << k)]
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2**63, (1 << k, 2), dtype=np.uint64) * np.uint64(3)
+    plain = a.copy()
+    room = np.full(2 << k, 7, np.uint64) if spare else None
+    got = plan.superset_sums(a, signed=True, spare=room)
+    for row, u in enumerate(plan.sets.tolist()):
+        for e in range(2):
+            assert int(got[row, e]) == sum(sign[t] * int(plain[t, e]) for t in range(1 << k) if t & u == u) % 2**64
+    f = rng.integers(0, 2**63, (len(plan.sets), 2), dtype=np.uint64) * np.uint64(5)
+    out = np.full((1 << k, 2), 9, np.uint64)
+    back = plan.subset_sums(f, signed=True, out=out, spare=room)
+    assert np.shares_memory(back, out)
+    for t in range(1 << k):
+        for e in range(2):
+            assert int(out[t, e]) == sign[t] * sum(int(f[row, e]) for row, u in enumerate(plan.sets.tolist())
+                                                   if t & u == u) % 2**64
+
+
 def test_clue_envelope_has_seven_by_seven_by_ten_small_sets():
     groups = (0,) * 6 + (1,) * 6 + (2,) * 9
     plan = SmallSets.plan(groups, (1, 1, 1), 3)

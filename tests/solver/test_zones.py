@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from ruleslawyer.solver.brute import BruteKnowledge
 from ruleslawyer.solver.enumerate import FullKnowledge
 from ruleslawyer.solver.errors import Inconsistent
+from ruleslawyer.solver.termsplit import Split
 from ruleslawyer.solver.z3engine import Z3Knowledge
 from ruleslawyer.solver.zones import ZoneKnowledge, applicable
 from ruleslawyer.spec.dealmodel import multinomial
@@ -228,3 +229,71 @@ def test_summing_out_bits_of_the_terms_matches_a_plain_sum(seed):
             expected[at][j] = (expected[at][j] + int(x[t, j])) % 2**64
     got = zones._sum_out(x, drop, width).reshape(1 << len(kept), width)
     assert got.tolist() == expected
+    room = np.zeros(x.size, np.uint64)  # the halves written there in turn: the same sums, x untouched
+    before = x.copy()
+    assert zones._sum_out(x, drop, width, room).reshape(1 << len(kept), width).tolist() == expected
+    assert (x == before).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_hand_s_table_read_at_every_term_matches_a_plain_index(seed, monkeypatch):
+    """A hand's table read through the split of T (small table of the high parts' values, a
+    row each) and multiplied a block at a time, against each term's feature computed plainly:
+    the sum of the weights of T's bits plus the part from m, times ``x`` in Python's integers."""
+    import numpy as np
+
+    from ruleslawyer.solver import zones
+
+    rng = np.random.default_rng(seed)
+    r, m_size = int(rng.integers(0, 11)), int(rng.integers(1, 4))
+    weights = [int(w) for w in rng.choice([0, 1, 1, 3, 7, 12, 40], r)]  # zeros and repeats, as in a hand
+    fm = np.sort(rng.integers(0, 5, m_size)).astype(np.int64)
+    table = rng.integers(0, 2**64, size=sum(weights) + 5, dtype=np.uint64, endpoint=False)
+    x = rng.integers(0, 2**64, size=(1 << r, m_size), dtype=np.uint64, endpoint=False)
+    side = zones._Hand(0, None, table, fm, Split.of(weights, m_size))  # type: ignore[arg-type]
+    feature = [[sum(w for b, w in enumerate(weights) if t >> b & 1) + int(fm[m]) for m in range(m_size)]
+               for t in range(1 << r)]
+    assert side.gather().tolist() == [[int(table[f]) for f in row] for row in feature]
+    monkeypatch.setattr(zones, "_BLOCK", 4)  # several blocks, a short last one
+    out = np.zeros_like(x)
+    side.times(x, out)
+    assert out.tolist() == [[int(x[t, m]) * int(table[f]) % 2**64 for m, f in enumerate(row)]
+                            for t, row in enumerate(feature)]
+    weight = rng.integers(1, 2**64, size=m_size, dtype=np.uint64, endpoint=False)
+    for unit in (True, False):  # unit: every weight is 1
+        terms = type("Terms", (), {"r": r, "M": m_size, "weight": np.ones_like(weight) if unit else weight})()
+        w = [1] * m_size if unit else [int(v) for v in weight]
+        v = [[int(x[t, m]) * int(table[f]) for m, f in enumerate(row)] for t, row in enumerate(feature)]
+        by_bit, columns = side.marginals(x, table, terms, unit)
+        assert by_bit == [sum(sum(a * b for a, b in zip(v[t], w)) for t in range(1 << r) if t >> b & 1) % 2**64
+                          for b in range(r)]
+        assert columns.tolist() == [sum(v[t][m] for t in range(1 << r)) % 2**64 for m in range(m_size)]
+    other = rng.integers(0, 2**64, size=table.size, dtype=np.uint64, endpoint=False)
+    before = x.copy()
+    side.times(x, x, other)  # in place, another table
+    assert x.tolist() == [[int(before[t, m]) * int(other[f]) % 2**64 for m, f in enumerate(row)]
+                          for t, row in enumerate(feature)]
+
+
+def test_termsplit_docstring_examples():
+    """(zones' and smallsets' run with the other modules' in tests/checker/test_codes_and_docs.py)"""
+    import doctest
+
+    from ruleslawyer.solver import termsplit
+
+    assert doctest.testmod(termsplit).failed == 0
+
+
+def test_binomials_are_python_s_in_and_out_of_range():
+    """C(n, k) for n, k from -140 to 200 against math.comb (0 where k < 0, k > n, or n < 0; the
+    engine's decks are far below 64 cards, and n >= 64 gives 0 as before)."""
+    import numpy as np
+
+    from ruleslawyer.solver import zones
+
+    n = np.arange(-140, 201)[:, None]
+    k = np.arange(-140, 201)[None, :]
+    got = zones._binoms(n, k)
+    expected = [[comb(a, b) if 0 <= b <= a < 64 else 0 for b in range(-140, 201)] for a in range(-140, 201)]
+    assert got.tolist() == expected
+    assert int(zones._binoms(6, 2)) == 15 and int(zones._binoms(np.array([5]), 6)[0]) == 0
