@@ -68,6 +68,7 @@ def _completions(lab, state, actor, kind, args, world, rng, prune=True):
 
 
 @pytest.mark.parametrize("game,variant,house", CASES)
+@pytest.mark.heavy
 def test_draw_agrees_with_the_enumeration_and_the_state_machine(game, variant, house):
     lab = Lab(load_rules(game, variant=variant, house=house))
     states, world = _states(lab, 60)
