@@ -66,6 +66,7 @@ def counted(monkeypatch):
     return calls
 
 
+@pytest.mark.heavy
 def test_a_cached_check_gives_exactly_the_uncached_output_for_every_example_log(tmp_path, monkeypatch, counted):
     monkeypatch.chdir(ROOT)
     assert len(LOGS) > 20
