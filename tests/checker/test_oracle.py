@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +29,6 @@ FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthChe
 CONSISTENCY = {"LA310", "LA303"}
 
 
-@pytest.mark.heavy
 @FAST
 @given(st.sampled_from(["3p", "4p", "5p"]), st.integers(0, 10_000), st.data())
 def test_which_verdicts_no_deal_fits_is_what_plain_enumeration_says(variant, seed, data):
