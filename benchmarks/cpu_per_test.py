@@ -7,6 +7,12 @@ it did.  Load the plugin and name a file to append one JSON line per test to:
     RL_CPU_LOG=cpu.jsonl PYTHONPATH=benchmarks .venv/bin/python -m pytest -p cpu_per_test -p no:xdist tests/lab
     .venv/bin/python benchmarks/cpu_per_test.py cpu.jsonl [--top 10]      # per folder, the most expensive tests
 
+and, to see how ``make test`` would share that work between its two workers,
+the order the tests are collected in (``heavy`` modules first, tests/conftest.py):
+
+    .venv/bin/python -m pytest -o addopts= -p no:xdist --collect-only -q | grep :: > order.txt
+    .venv/bin/python benchmarks/cpu_per_test.py cpu.jsonl --schedule order.txt [--workers 2]
+
 A line holds the test's id, its CPU seconds (setup, call and teardown: a
 module or session fixture is paid by the first test that uses it) and its wall
 seconds.  Run a folder at a time without xdist (``-p no:xdist``): a worker's
@@ -66,17 +72,66 @@ def summary(lines: list[dict], top: int) -> str:
     return "\n".join(out)
 
 
+def schedule(lines: list[dict], order: list[str], workers: int = 2, min_pending: int = 2) -> str:
+    """pytest-xdist's ``--dist worksteal`` replayed on the CPU recorded (a quiet machine: a test's
+    wall time is its CPU): the collected tests split in even runs of the order, each worker taking
+    the first of its own; one with fewer than ``min_pending`` left takes half of the longest queue's
+    tail.  What each worker ends with, and how long the first to finish waits for the last."""
+    cpu = {line["id"]: line["cpu"] for line in lines}
+    pending = list(range(len(order)))
+    queues: list[list[int]] = []
+    for i in range(workers):
+        n = len(pending) // (workers - i)
+        queues.append(pending[:n])
+        del pending[:n]
+    busy = [0.0] * workers
+    ended = [False] * workers
+    last: list[tuple[float, int, str]] = []
+    while not all(ended):
+        k = min((i for i in range(workers) if not ended[i]), key=lambda i: busy[i])
+        if len(queues[k]) < min_pending:
+            src = max(range(workers), key=lambda i: len(queues[i]))
+            n = min(len(queues[src]) // 2, max(0, len(queues[src]) - min_pending))
+            if src != k and n > 0:
+                queues[k] += queues[src][-n:]
+                del queues[src][-n:]
+        if not queues[k]:
+            ended[k] = True
+            continue
+        item = order[queues[k].pop(0)]
+        busy[k] += cpu.get(item, 0.0)
+        last.append((busy[k], k, item))
+    unknown = sum(1 for item in order if item not in cpu)
+    out = [f"{workers} workers, test CPU each: " + ", ".join(f"{b:.1f} s" for b in busy)
+           + f"; the first done waits {max(busy) - min(busy):.1f} s for the last"
+           + (f" ({unknown} tests not in the log: counted 0)" if unknown else ""),
+           "the last tests to end:"]
+    out += [f"{at:>9.1f}  worker {k}  {item}" for at, k, item in sorted(last)[-3:]]
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> int:
-    top = 10
-    if "--top" in argv:
-        at = argv.index("--top")
-        top = int(argv[at + 1])
-        del argv[at:at + 2]
+    top, order, workers = 10, None, 2
+    for flag in ("--top", "--schedule", "--workers"):
+        if flag in argv:
+            at = argv.index(flag)
+            value = argv[at + 1]
+            del argv[at:at + 2]
+            if flag == "--top":
+                top = int(value)
+            elif flag == "--workers":
+                workers = int(value)
+            else:
+                with open(value, encoding="utf-8") as source:
+                    order = [text.strip() for text in source if "::" in text]
     lines: list[dict] = []
     for path in argv:
         with open(path, encoding="utf-8") as source:
             lines.extend(json.loads(text) for text in source if text.strip())
     print(summary(lines, top))
+    if order is not None:
+        print()
+        print(schedule(lines, order, workers))
     return 0
 
 

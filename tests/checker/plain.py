@@ -42,6 +42,10 @@ def solutions(deal: Deal, facts: list[Fact]) -> dict[frozenset[str], Fraction]:
     pins = _pins(facts)
     if pins is None:
         return {}
+    # the same for every solution listed: each one's deal starts from copies of these
+    everything_out = {c: rest.id for c in deck.cards}
+    solution_places = [z for z in deal.solution for _ in range(deal.zone(z).size)]
+    pinned_in = [c for c, z in pins.items() if z != rest.id]  # cards a fact puts in a solution zone
     out: dict[frozenset[str], Fraction] = {}
     for pattern in g.patterns:
         weight = Fraction(1, len(g.patterns))
@@ -49,8 +53,8 @@ def solutions(deal: Deal, facts: list[Fact]) -> dict[frozenset[str], Fraction]:
             weight /= comb(len(group), k)
         for parts in itertools.product(*(itertools.combinations(grp, k) for grp, k in zip(g.groups, pattern))):
             chosen = [c for part in parts for c in part]
-            world = {c: rest.id for c in deck.cards}
-            free = [z for z in deal.solution for _ in range(deal.zone(z).size)]
+            world = dict(everything_out)
+            free = list(solution_places)
             ok = True
             for c in chosen:
                 if c in pins:
@@ -59,7 +63,7 @@ def solutions(deal: Deal, facts: list[Fact]) -> dict[frozenset[str], Fraction]:
                         break
                     free.remove(pins[c])
                     world[c] = pins[c]
-            if not ok or any(pins.get(c, rest.id) != rest.id and c not in chosen for c in pins):
+            if not ok or any(c not in chosen for c in pinned_in):
                 continue
             for c in (c for c in chosen if c not in pins):
                 world[c] = free.pop()

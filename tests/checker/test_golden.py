@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -17,12 +18,20 @@ LOGS = example_logs()
 GAMES = games()
 
 
+@functools.lru_cache(maxsize=None)
+def _checked(log: str):
+    """``check_log`` of one example log (a path relative to the root, run from it): the tests below
+    each read every example's report, the log checked once in this process."""
+    return check_log(log)
+
+
 @pytest.mark.parametrize("log", LOGS, ids=[golden_name(p)[:-4] for p in LOGS])
 def test_report_matches_its_golden_file(log: Path, monkeypatch):
     monkeypatch.chdir(ROOT)
     golden = golden_path(log)
     assert golden.exists(), f"no golden report for {log}: run tests/golden/regenerate.py"
-    assert render(log) == golden.read_text(), f"{log}: report changed; rerun tests/golden/regenerate.py and review"
+    assert render(log, _checked(str(log))) == golden.read_text(), \
+        f"{log}: report changed; rerun tests/golden/regenerate.py and review"
 
 
 def _violations(game: str) -> Path:
@@ -55,7 +64,7 @@ def test_every_code_has_an_example_that_reports_it(game, monkeypatch):
         if not log.exists():
             missing.append(code)
             continue
-        report = check_log(str(log.relative_to(ROOT)))
+        report = _checked(str(log.relative_to(ROOT)))
         if code not in {d.code for d in report.diagnostics}:
             silent.append(code)
     assert missing == [] and silent == []
@@ -69,7 +78,7 @@ def test_every_example_is_named_after_a_known_code(game):
 def test_clean_examples_are_clean_and_violations_are_not(monkeypatch):
     monkeypatch.chdir(ROOT)
     for log in LOGS:
-        report = check_log(str(log))
+        report = _checked(str(log))
         errors = [d.code for d in report.errors]
         if log.parent.name == "violations":
             # A log that cannot be read is not checked (2), but a misspelt name with a "did you

@@ -53,11 +53,13 @@ def golden_name(log: Path) -> str:
     return str(golden_path(log).relative_to(GOLDEN))
 
 
-def render(log: Path) -> str:
-    """The report for one log, as the golden file holds it (run from the root)."""
+def render(log: Path, report=None) -> str:
+    """The report for one log, as the golden file holds it (run from the root); ``report``: the
+    log's ``check_log`` report when the caller has it already."""
     from ruleslawyer.checker.check import check_log
 
-    report = check_log(str(log))
+    if report is None:
+        report = check_log(str(log))
     return f"{report.format_text()}\nexit status {report.status}\n"
 
 

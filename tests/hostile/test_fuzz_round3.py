@@ -19,9 +19,11 @@ from ..conftest import ROOT
 from . import fuzz_round3 as fz
 
 SLICE = 100
-SEED = 25
-# Wall time against a hang only: the slice spends about 50 s of CPU (each run
-# is bounded by its own CPU limit) and takes 1.5 min on a quiet machine.
+# Seed 11: every command gets 8 to 13 of the 100 inputs and play 15 sessions (seed 25, before, gave
+# suggest 3 and value 4, and two thirds of its 29 s of CPU went to two reports of one bundled game);
+# its runs spend about 7 s of CPU.  The long hunt covers the rest of the seeds' inputs.
+SEED = 11
+# Wall time against a hang only (each run is bounded by its own CPU limit).
 TIMEOUT = 1800
 
 

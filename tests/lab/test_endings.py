@@ -37,6 +37,7 @@ def _paths(paths):
 
 
 @pytest.mark.parametrize("log, at, shared", POSITIONS)
+@pytest.mark.heavy
 def test_memo_paths_equal_the_reference(log, at, shared):
     parsed, rules = parse_log(str(ROOT / "examples" / log))
     rep = replay(parsed, rules)

@@ -140,6 +140,7 @@ def alibi():
     return rep, lab, state, mover, facts, fast, slow
 
 
+@pytest.mark.heavy  # the module fixture alibi: about 11 s of CPU
 def test_alibi_every_question_valued_from_the_marginal(alibi):
     _rep, _lab, _state, _mover, _facts, fast, slow = alibi
     assert fast.choices == slow.choices > 20 and not fast.sampled

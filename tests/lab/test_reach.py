@@ -17,8 +17,7 @@ import pytest
 from ruleslawyer.lab.reach import CODE, ending_warnings, unreached_ends
 from ruleslawyer.spec.loader import load_rules, rules_dir, validate_file
 
-from ..conftest import ROOT
-from ..hostile.hostile_helpers import run_cli
+from ..conftest import ROOT, cli
 
 FLAWED = ROOT / "examples" / "lady-alice" / "lab" / "unwinnable.yaml"
 
@@ -33,11 +32,11 @@ def test_the_flawed_overlay_gets_a_warning_for_each_ending_by_four_smiles():
 
 def test_through_rules_validate_a_warning_and_exit_status_0():
     """Before: 'unwinnable.yaml: ok' and nothing more."""
-    result = run_cli("rules", "validate", str(FLAWED))
+    result = cli("rules", "validate", str(FLAWED))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "ok (2 warning(s))" in result.stdout and result.stdout.count(f"warning[{CODE}]") == 2, result.stdout
     assert "lady-alice[players=4]+unwinnable" in result.stdout and "Traceback" not in result.stderr
-    result = run_cli("rules", "validate", str(FLAWED), "--format", "json")
+    result = cli("rules", "validate", str(FLAWED), "--format", "json")
     found = json.loads(result.stdout)
     assert [d["severity"] for d in found] == ["warning", "warning"] and {d["code"] for d in found} == {CODE}
     assert all(d["line"] for d in found)   # each at its ending's end effect in the rule file

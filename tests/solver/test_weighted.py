@@ -8,6 +8,7 @@ Every engine must give the same chances; "deals fit" stays the unweighted number
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from fractions import Fraction
@@ -125,12 +126,19 @@ def close(engine_chances, exact, deal) -> None:
 DECKS = [clue_deal((3, 3, 3), 3), clue_deal((3, 3, 3), 4), clue_deal((4, 4, 4), 3)]
 
 
+@functools.lru_cache(maxsize=None)
+def _seen_by_ann(deck: int, seed: int):
+    """``a_game`` of six suggestions on ``DECKS[deck]`` and its ``expected`` answers from Ann's seat:
+    the same plain enumeration for the tests below that weigh that game, made once."""
+    true, records = a_game(DECKS[deck], seed, suggestions=6)
+    return true, records, expected(DECKS[deck], records, "Ann")
+
+
 @pytest.mark.parametrize("deal", DECKS, ids=["9 cards 3p", "9 cards 4p", "12 cards 3p"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_engine_weighs_as_the_plain_enumeration_from_the_suggesters_seat(deal, seed):
-    _true, records = a_game(deal, seed, suggestions=6)
     seat = "Ann"
-    fitting, exact = expected(deal, records, seat)
+    _true, records, (fitting, exact) = _seen_by_ann(next(i for i, d in enumerate(DECKS) if d is deal), seed)
     facts = facts_of(records, seat)
     assert any(f.weighted for f in facts) or not any(r[0] == seat and r[3] == "show" for r in records)
     engines = [FullKnowledge.initial(deal), ZoneKnowledge.initial(deal), initial(deal)]
@@ -185,8 +193,7 @@ def test_the_projected_engine_hands_a_weighted_fact_on():
 
 def test_sampled_estimates_weigh_and_their_interval_holds_the_exact_chance():
     deal = DECKS[0]
-    _true, records = a_game(deal, 2, suggestions=6)
-    _fitting, exact = expected(deal, records, "Ann")
+    _true, records, (_fitting, exact) = _seen_by_ann(0, 2)
     k = SampledKnowledge.initial(deal).with_facts(facts_of(records, "Ann"))
     # (rejection only: the chain mixes poorly on this small deck with or without weights)
     for force in ("rejection",):
@@ -385,9 +392,8 @@ def test_the_zone_engine_weighs_as_the_plain_enumeration_by_either_way_of_counti
 
     monkeypatch.setattr(zones, "_SMALL_MIN_CARDS", 0 if path == "small sets" else 64)
     monkeypatch.setattr(zones, "_SMALL_SHARE", 0 if path == "small sets" else 1)
-    for deal in DECKS:
-        true, records = a_game(deal, seed, suggestions=6)
-        fitting, exact = expected(deal, records, "Ann")
+    for index, deal in enumerate(DECKS):
+        true, records, (fitting, exact) = _seen_by_ann(index, seed)
         k = ZoneKnowledge.initial(deal).with_facts(facts_of(records, "Ann"))
         assert k.count() == fitting
         close(k.zone_probabilities(), exact, deal)
