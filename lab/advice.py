@@ -217,12 +217,15 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
                limit: int = MAX_PATHS, memo: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
-    their player nothing to choose but outcomes.
+    their player nothing to choose but outcomes.  Ways that differ only by those later
+    moves, with the same facts for everyone (a tile drawn after a question, which tells
+    nothing of the deal), are listed once: the values weigh facts, not moves.
 
     ``memo``: each observation's parts worked out once per the values of the parameters
     they read, for the endings from one state (:meth:`Lab.observations`); False: every
     ending's facts by the state machine (the reference, the same paths)."""
     out: list[Path] = []
+    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
     first = lab.completions(state, actor, kind, args, None, random.Random(0))
     stack = [(state, (p,), (), ()) for p in reversed(first)]
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
@@ -246,9 +249,12 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
             after = lab.apply(before, play)[0].state
             nxt = _obliged(lab, after)
         if not nxt:
-            out.append(Path(plays, facts, seen))
-            if len(out) > limit:
-                return None
+            key = (repr(plays[0]), facts, seen)
+            if key not in listed:
+                listed.add(key)
+                out.append(Path(plays, facts, seen))
+                if len(out) > limit:
+                    return None
             continue
         for p in reversed(nxt):
             stack.append((after, plays + (p,), facts, seen))

@@ -5,13 +5,14 @@ kind open to the seat, in positions of every bundled rule file."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
-from ruleslawyer.lab.advice import move_paths
+from ruleslawyer.lab.advice import MAX_PATHS, move_paths
 from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
 from ruleslawyer.lab.suggest import position
 
@@ -53,3 +54,28 @@ def test_memo_paths_equal_the_reference(log, at, shared):
     assert ended > 0
     if shared:  # each answer's facts worked out once for the cards that may be shown with it
         assert len(lab.observation_memo(state, mover)) < facts / 2
+
+
+@pytest.mark.parametrize("log, at", [("perfect-alibi/clean-3p.yaml", 24), ("perfect-alibi/clean-5p.yaml", 13)])
+def test_a_tile_drawn_after_a_question_does_not_multiply_its_ways_to_end(log, at):
+    """A question is followed by a tile drawn (Perfect Alibi), which tells no one anything of the
+    deal: the question's ways to end are its own completions (the rule checks of the question
+    alone), each listed once, not once per tile.  Counted per tile, some questions here had more
+    than MAX_PATHS ways and were never valued (advice listed only guesses)."""
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab = Lab(rules)
+    state, mover, _kinds = position(rep, lab, at)
+    once_per_tile = 0
+    for choice in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE):
+        own = lab.completions(state, mover, "ask", choice, None, random.Random(0))
+        if not own:
+            continue
+        paths = move_paths(lab, state, mover, "ask", choice, mover)
+        assert paths is not None and len(paths) == len(own), choice
+        assert [p.plays[0] for p in paths] == own
+        if any(len(p.plays) > 1 for p in paths):  # a tile is drawn after it (not after every question)
+            assert {p.plays[1].kind for p in paths if len(p.plays) > 1} == {"draw"}
+            tiles = len(lab.completions(lab.apply(state, own[0])[0].state, mover, "draw", {}, None, random.Random(0)))
+            once_per_tile += len(own) * tiles > MAX_PATHS
+    assert once_per_tile > 0
