@@ -529,10 +529,7 @@ class GreedyBot(InformedBot):
         except AdviceError:
             return InformedBot.choose(self, turn)
         turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
-        moves = advice.moves
-        claims = [m for m in moves if m.right is not None]
-        best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
-        moves = [m for m in moves if self.allows(turn, m.kind, m.args)]
+        moves = [m for m in advice.moves if self.allows(turn, m.kind, m.args)]
         claims = [m for m in moves if m.right is not None]
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
         if best_claim is not None and (best_claim.right or 0.0) >= min(self.risk, 1.0) - 1e-9:
