@@ -218,7 +218,7 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
     their player nothing to choose but outcomes.  Ways that differ only by those later
-    moves, with the same facts for everyone (a tile drawn after a question, which tells
+    moves, with the same facts for everyone (a draw by chance after the move, which tells
     nothing of the deal), are listed once: the values weigh facts, not moves.
 
     ``memo``: each observation's parts worked out once per the values of the parameters
