@@ -59,6 +59,7 @@ from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
+from .alike import completions as alike_completions
 from .bots import Turn
 from .engine import Lab
 from .outcomes import count_shape, value_counted
@@ -223,7 +224,9 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     they read, for the endings from one state (:meth:`Lab.observations`); False: every
     ending's facts by the state machine (the reference, the same paths)."""
     out: list[Path] = []
-    first = lab.completions(state, actor, kind, args, None, random.Random(0))
+    # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
+    first = (alike_completions(lab, state, actor, kind, args) if memo
+             else lab.completions(state, actor, kind, args, None, random.Random(0)))
     stack = [(state, (p,), (), ()) for p in reversed(first)]
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}

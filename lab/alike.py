@@ -1,0 +1,206 @@
+"""Choices alike but for interchangeable items: a move's completions listed once per class.
+
+Two items of one component are *interchangeable* when the rule set cannot tell them
+apart: the same attributes, neither named anywhere in the rule set but in its own
+definition (no expression's string literal, no setting, no other item's attribute), and
+no rule expression reads an item's display name (``name(...)``) outside the texts it
+renders.  In a state that is the same once two such items are swapped (its variables,
+spaces, tokens and public set-up), every permutation of a group of them maps the
+legal completions of a choice onto those of the permuted choice.  So
+:func:`completions` lists the completions of one choice per class (the choice with the
+items of each group renamed to the group's first ones, in order of appearance) and
+renames them back (a group is split into the classes of items whose swap keeps the
+state): the same completions as :meth:`Lab.completions` (tests/lab/
+test_endings.py checks it on every legal choice of positions of every bundled rule
+file).  The facts of each ending are still worked out per ending (they name the items).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import weakref
+from typing import Any, Iterable, Mapping
+
+from ..spec.expr import Expr
+from ..spec.machine import Play, State
+from .engine import Lab
+
+__all__ = ["completions", "interchangeable", "kept_groups"]
+
+
+class _Unknown(Exception):
+    """A value the renaming does not know how to map (then nothing is taken as alike)."""
+
+
+def _rename(value: Any, swap: Mapping[str, str]) -> Any:
+    """``value`` with every string renamed by ``swap`` (containers and dataclasses walked)."""
+    if isinstance(value, str):
+        return swap.get(value, value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_rename(v, swap) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return type(value)(_rename(v, swap) for v in value)
+    if isinstance(value, dict):
+        return {_rename(k, swap): _rename(v, swap) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
+        return dataclasses.replace(value, **{f.name: _rename(getattr(value, f.name), swap)
+                                            for f in dataclasses.fields(value) if f.init})
+    raise _Unknown(type(value).__name__)
+
+
+def _strings(obj: Any, out: dict[str, int], exprs: list[Expr], seen: set[int]) -> None:
+    """Count every string leaf of the rule set (string literals of expressions included) and
+    collect its expressions; texts rendered for people (anything with ``render``) are skipped."""
+    if isinstance(obj, str):
+        out[obj] = out.get(obj, 0) + 1
+        return
+    if obj is None or isinstance(obj, (bool, int, float)) or callable(obj) and not dataclasses.is_dataclass(obj):
+        return
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, Expr):
+        exprs.append(obj)
+        for s, _col in obj.strings:
+            out[s] = out.get(s, 0) + 1
+        for _ns, _field, lit, _col in obj.literals:
+            if isinstance(lit, str):
+                out[lit] = out.get(lit, 0) + 1
+        return
+    if hasattr(obj, "render"):
+        return
+    if isinstance(obj, Mapping):
+        for k, v in obj.items():
+            _strings(k, out, exprs, seen)
+            _strings(v, out, exprs, seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for v in obj:
+            _strings(v, out, exprs, seen)
+    elif dataclasses.is_dataclass(obj):
+        for f in dataclasses.fields(obj):
+            _strings(getattr(obj, f.name), out, exprs, seen)
+
+
+def interchangeable(lab: Lab) -> list[tuple[str, ...]]:
+    """The groups (two items or more) of items the rule set cannot tell apart (see the
+    module's docstring), in the component's order; none when an expression reads a name."""
+    rules = lab.rules
+    counts: dict[str, int] = {}
+    exprs: list[Expr] = []
+    seen: set[int] = set()
+    for f in dataclasses.fields(rules):
+        if f.name in ("components", "items", "aliases", "sources", "files"):  # the items themselves
+            continue
+        _strings(getattr(rules, f.name), counts, exprs, seen)
+    for item in rules.items.values():  # an item's attributes name the items they take
+        _strings(dict(item.attrs), counts, exprs, seen)
+    if any("name" in e.names for e in exprs):
+        return []
+    groups: list[tuple[str, ...]] = []
+    for comp in rules.components.values():
+        by_attrs: dict[tuple[Any, ...], list[str]] = {}
+        for i in comp.items:
+            item = rules.items.get(i)
+            if item is None or i in counts or item.name in counts or any(a in counts for a in item.aliases):
+                continue
+            by_attrs.setdefault(tuple(sorted(item.attrs.items())), []).append(i)
+        groups.extend(tuple(g) for g in by_attrs.values() if len(g) > 1)
+    return groups
+
+
+def _state_parts(state: State) -> tuple[Any, ...]:
+    return (state.players, state.phase, state.turn, state.first, state.out, state.spaces, state.vars,
+            state.ended, state.setup)
+
+
+class _Alike:
+    """Per lab: its groups, and per state and player the groups the state keeps and the
+    completions of each class of choices listed."""
+
+    def __init__(self, lab: Lab):
+        self.groups = interchangeable(lab)
+        self.state: Any = None
+        self.actor: str | None = None
+        self.kept: list[tuple[str, ...]] = []
+        self.listed: dict[tuple[str, str], list[Play]] = {}
+
+    def for_state(self, state: State, actor: str) -> None:
+        if self.state is state and self.actor == actor:
+            return
+        self.state, self.actor, self.listed = state, actor, {}
+        parts = _state_parts(state)
+        kept = []
+        try:
+            for g in self.groups:
+                # classes of items whose swap keeps the state: two swaps with one item keep it,
+                # so the swap of those two does too (each class: every permutation of it keeps it)
+                classes: list[list[str]] = []
+                for x in g:
+                    home = next((c for c in classes if _rename(parts, {c[0]: x, x: c[0]}) == parts), None)
+                    if home is None:
+                        classes.append([x])
+                    else:
+                        home.append(x)
+                kept.extend(tuple(c) for c in classes if len(c) > 1)
+        except _Unknown:
+            kept = []
+        self.kept = kept
+
+
+_LABS: "weakref.WeakKeyDictionary[Lab, _Alike]" = weakref.WeakKeyDictionary()
+
+
+def _alike(lab: Lab) -> _Alike:
+    found = _LABS.get(lab)
+    if found is None:
+        found = _LABS[lab] = _Alike(lab)
+    return found
+
+
+def kept_groups(lab: Lab, state: State, actor: str) -> list[tuple[str, ...]]:
+    """The classes of interchangeable items whose every permutation keeps ``state``."""
+    alike = _alike(lab)
+    alike.for_state(state, actor)
+    return list(alike.kept)
+
+
+def _flat(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _flat(v)
+
+
+def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:
+    """:meth:`Lab.completions` of a choice (no deal known), listed once per class of choices
+    alike but for interchangeable items and renamed (see the module's docstring)."""
+    alike = _alike(lab)
+    alike.for_state(state, actor)
+    if not alike.kept:
+        return lab.completions(state, actor, kind, args, None, random.Random(0))
+    forward: dict[str, str] = {}
+    for g in alike.kept:
+        members = set(g)
+        used = list(dict.fromkeys(x for name in sorted(args) for x in _flat(args[name]) if x in members))
+        if not used:
+            continue
+        rest = [x for x in g if x not in used]
+        for x, y in zip(used + rest, g):
+            if x != y:
+                forward[x] = y
+    if not forward:
+        canonical = args
+    else:
+        canonical = {k: _rename(v, forward) for k, v in args.items()}
+    key = (kind, repr(sorted(canonical.items())))
+    found = alike.listed.get(key)
+    if found is None:
+        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
+    if not forward:
+        return list(found)
+    back = {y: x for x, y in forward.items()}
+    return [Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) for p in found]

@@ -1,0 +1,81 @@
+"""Completions listed once per class of choices alike but for interchangeable items
+(lab/alike.py), against Lab.completions itself on every legal choice of every kind open at
+positions of every bundled rule file; and the groups against the rule files read by hand."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.checker.log import parse_log
+from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab import alike
+from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
+from ruleslawyer.lab.suggest import position
+
+ROOT = Path(__file__).resolve().parents[2]
+#: (log, after move): the start, suspicions and counters placed (tokens on the spaces), late positions
+POSITIONS = [
+    ("lady-alice/clean-4p.yaml", 0),
+    ("lady-alice/clean-4p.yaml", 5),
+    ("lady-alice/clean-4p.yaml", 9),
+    ("lady-alice/clean-4p.yaml", 22),
+    ("lady-alice/clean-3p.yaml", 3),
+    ("lady-alice/rulebook-deductions.yaml", None),
+    ("clue/clean-3p.yaml", 3),
+    ("clue/clean-3p.yaml", 40),
+    ("clue/clean-6p.yaml", 10),
+    ("perfect-alibi/clean-5p.yaml", 13),
+    ("perfect-alibi/clean-4p.yaml", 6),
+]
+
+
+def _state_at(log: str, at: int | None):
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab = Lab(rules)
+    n = len(rep.steps) if at is None else min(at, len(rep.steps))
+    state, mover, kinds = position(rep, lab, n)
+    return lab, state, mover, kinds
+
+
+@pytest.mark.parametrize("log, at", POSITIONS)
+def test_completions_equal_the_labs(log, at):
+    lab, state, mover, kinds = _state_at(log, at)
+    choices = 0
+    for kind in kinds:
+        for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE):
+            got = alike.completions(lab, state, mover, kind, choice)
+            want = lab.completions(state, mover, kind, choice, None, random.Random(0))
+            assert repr(got) == repr(want), (kind, choice)
+            choices += 1
+    assert choices > 0
+
+
+def test_groups_read_from_the_rule_files():
+    # Lady Alice: 8 clues in each of 4 categories, none named by a rule; the categories "time"
+    # and "object" are named by no rule either (the rule file names "person" and "place")
+    lab, *_ = _state_at("lady-alice/clean-4p.yaml", 0)
+    groups = alike.interchangeable(lab)
+    clues = [g for g in groups if len(g) == 8]
+    assert len(clues) == 4 and sorted(len(set(g)) for g in clues) == [8, 8, 8, 8]
+    assert ("time", "object") in groups
+    # Clue: 6 suspects, 6 weapons, 9 rooms
+    lab, *_ = _state_at("clue/clean-3p.yaml", 0)
+    assert sorted(len(g) for g in alike.interchangeable(lab)) == [6, 6, 9]
+    # Perfect Alibi: a rule function reads display names (the tiles' words): nothing is taken as alike
+    lab, *_ = _state_at("perfect-alibi/clean-5p.yaml", 0)
+    assert alike.interchangeable(lab) == []
+
+
+def test_a_state_that_names_items_splits_their_group():
+    # after Helen's first suspicion (move 1) the four clues suspected are covered: each
+    # category's 8 clues split into the covered one and the 7 others
+    lab, state, mover, _kinds = _state_at("lady-alice/clean-4p.yaml", 1)
+    kept = alike.kept_groups(lab, state, mover)
+    covered = set(state.vars["covered"])
+    assert len(covered) == 4
+    sevens = [g for g in kept if len(g) == 7]
+    assert len(sevens) == 4 and not any(set(g) & covered for g in sevens)
