@@ -3,8 +3,8 @@
 Two items of one component are *interchangeable* when the rule set cannot tell them
 apart: the same attributes, neither named anywhere in the rule set but in its own
 definition (no expression's string literal, no setting, no other item's attribute), and
-no rule expression reads an item's display name (``name(...)``) outside the texts it
-renders.  In a state that is the same once two such items are swapped (its variables,
+no rule expression reads an item's display name (``name(...)``, through the rule
+functions it calls) outside the texts it renders.  In a state that is the same once two such items are swapped (its variables,
 spaces, tokens and public set-up), every permutation of a group of them maps the
 legal completions of a choice onto those of the permuted choice.  So
 :func:`completions` lists the completions of one choice per class (the choice with the
@@ -29,6 +29,11 @@ from .engine import Lab
 __all__ = ["completions", "interchangeable", "kept_groups"]
 
 
+#: choices of one state and player listed directly before the classes are looked for (finding
+#: them renames the state once per item and class: worth it only for many choices)
+FEW = 64
+
+
 class _Unknown(Exception):
     """A value the renaming does not know how to map (then nothing is taken as alike)."""
 
@@ -45,9 +50,11 @@ def _rename(value: Any, swap: Mapping[str, str]) -> Any:
         return type(value)(_rename(v, swap) for v in value)
     if isinstance(value, dict):
         return {_rename(k, swap): _rename(v, swap) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen:
-        return dataclasses.replace(value, **{f.name: _rename(getattr(value, f.name), swap)
-                                            for f in dataclasses.fields(value) if f.init})
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.frozen \
+            and hasattr(value, "__dict__"):
+        new = object.__new__(type(value))  # a frozen record: the same fields, renamed
+        new.__dict__.update({k: _rename(v, swap) for k, v in value.__dict__.items()})
+        return new
     raise _Unknown(type(value).__name__)
 
 
@@ -96,8 +103,18 @@ def interchangeable(lab: Lab) -> list[tuple[str, ...]]:
             continue
         _strings(getattr(rules, f.name), counts, exprs, seen)
     for item in rules.items.values():  # an item's attributes name the items they take
-        _strings(dict(item.attrs), counts, exprs, seen)
-    if any("name" in e.names for e in exprs):
+        for v in item.attrs.values():
+            counts[v] = counts.get(v, 0) + 1
+    # a rule function that reads display names (through the functions it calls) matters only
+    # when an expression other than the texts rendered for people calls it
+    bodies = {fn.name: fn.expr for fn in rules.functions.values()}
+    naming = {n for n, e in bodies.items() if "name" in e.names}
+    grew = True
+    while grew:
+        more = {n for n, e in bodies.items() if n not in naming and e.names & naming}
+        grew, naming = bool(more), naming | more
+    body_ids = {id(e) for e in bodies.values()}
+    if any(("name" in e.names or e.names & naming) for e in exprs if id(e) not in body_ids):
         return []
     groups: list[tuple[str, ...]] = []
     for comp in rules.components.values():
@@ -109,6 +126,30 @@ def interchangeable(lab: Lab) -> list[tuple[str, ...]]:
             by_attrs.setdefault(tuple(sorted(item.attrs.items())), []).append(i)
         groups.extend(tuple(g) for g in by_attrs.values() if len(g) > 1)
     return groups
+
+
+def _contexts(value: Any, path: tuple[Any, ...], members: set[str],
+              where: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Where each item of ``members`` occurs in ``value``: the path to it (dict keys that are
+    such items, list positions and set members written alike), for a first sorting."""
+    if isinstance(value, str):
+        if value in members:
+            where.setdefault(value, []).append(path)
+        return
+    if value is None or isinstance(value, (bool, int, float)):
+        return
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _contexts(v, path + ("#",), members, where)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _contexts(k, path + ("key",), members, where)
+            _contexts(v, path + ("*" if k in members else k,), members, where)
+    elif dataclasses.is_dataclass(value) and hasattr(value, "__dict__"):
+        for k, v in value.__dict__.items():
+            _contexts(v, path + (k,), members, where)
+    else:
+        raise _Unknown(type(value).__name__)
 
 
 def _state_parts(state: State) -> tuple[Any, ...]:
@@ -126,25 +167,41 @@ class _Alike:
         self.actor: str | None = None
         self.kept: list[tuple[str, ...]] = []
         self.listed: dict[tuple[str, str], list[Play]] = {}
+        self.calls = 0  # completions asked of this state and player
+        self.found = False
 
     def for_state(self, state: State, actor: str) -> None:
+        """Renew for this state and player; the groups it keeps are found on :meth:`classes`."""
         if self.state is state and self.actor == actor:
             return
-        self.state, self.actor, self.listed = state, actor, {}
+        self.state, self.actor, self.listed, self.calls, self.found = state, actor, {}, 0, False
+        self.kept = []
+
+    def classes(self) -> list[tuple[str, ...]]:
+        """The groups the state keeps (split into classes), found once per state."""
+        if not self.found:
+            self.found = True
+            self._find(self.state)
+        return self.kept
+
+    def _find(self, state: State) -> None:
         parts = _state_parts(state)
+        members = {x for g in self.groups for x in g}
+        where: dict[str, list[tuple[Any, ...]]] = {}
         kept = []
         try:
+            _contexts(parts, (), members, where)
             for g in self.groups:
-                # classes of items whose swap keeps the state: two swaps with one item keep it,
-                # so the swap of those two does too (each class: every permutation of it keeps it)
-                classes: list[list[str]] = []
+                # items found in the same places are candidates; a candidate whose swap with the
+                # first keeps the state joins its class (two such swaps give the swap of the two:
+                # each class, every permutation of it, keeps the state)
+                buckets: dict[tuple[Any, ...], list[str]] = {}
                 for x in g:
-                    home = next((c for c in classes if _rename(parts, {c[0]: x, x: c[0]}) == parts), None)
-                    if home is None:
-                        classes.append([x])
-                    else:
-                        home.append(x)
-                kept.extend(tuple(c) for c in classes if len(c) > 1)
+                    buckets.setdefault(tuple(sorted(map(repr, where.get(x, ())))), []).append(x)
+                for b in buckets.values():
+                    c = [b[0]] + [x for x in b[1:] if _rename(parts, {b[0]: x, x: b[0]}) == parts]
+                    if len(c) > 1:
+                        kept.append(tuple(c))
         except _Unknown:
             kept = []
         self.kept = kept
@@ -164,7 +221,7 @@ def kept_groups(lab: Lab, state: State, actor: str) -> list[tuple[str, ...]]:
     """The classes of interchangeable items whose every permutation keeps ``state``."""
     alike = _alike(lab)
     alike.for_state(state, actor)
-    return list(alike.kept)
+    return list(alike.classes())
 
 
 def _flat(value: Any) -> Iterable[str]:
@@ -180,7 +237,8 @@ def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
     alike but for interchangeable items and renamed (see the module's docstring)."""
     alike = _alike(lab)
     alike.for_state(state, actor)
-    if not alike.kept:
+    alike.calls += 1
+    if alike.calls <= FEW or not alike.classes():  # a few choices of a state: not worth the classes
         return lab.completions(state, actor, kind, args, None, random.Random(0))
     forward: dict[str, str] = {}
     for g in alike.kept:
