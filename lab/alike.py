@@ -232,16 +232,11 @@ def _flat(value: Any) -> Iterable[str]:
             yield from _flat(v)
 
 
-def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:
-    """:meth:`Lab.completions` of a choice (no deal known), listed once per class of choices
-    alike but for interchangeable items and renamed (see the module's docstring)."""
-    alike = _alike(lab)
-    alike.for_state(state, actor)
-    alike.calls += 1
-    if alike.calls <= FEW or not alike.classes():  # a few choices of a state: not worth the classes
-        return lab.completions(state, actor, kind, args, None, random.Random(0))
+def _forward(classes: Iterable[tuple[str, ...]], args: Mapping[str, Any]) -> dict[str, str]:
+    """A permutation within each class taking the items ``args`` names (in order of first
+    appearance) to the class's first ones (only the items it moves)."""
     forward: dict[str, str] = {}
-    for g in alike.kept:
+    for g in classes:
         members = set(g)
         used = list(dict.fromkeys(x for name in sorted(args) for x in _flat(args[name]) if x in members))
         if not used:
@@ -250,10 +245,19 @@ def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
         for x, y in zip(used + rest, g):
             if x != y:
                 forward[x] = y
-    if not forward:
-        canonical = args
-    else:
-        canonical = {k: _rename(v, forward) for k, v in args.items()}
+    return forward
+
+
+def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:
+    """:meth:`Lab.completions` of a choice (no deal known), listed once per class of choices
+    alike but for interchangeable items and renamed (see the module's docstring)."""
+    alike = _alike(lab)
+    alike.for_state(state, actor)
+    alike.calls += 1
+    if alike.calls <= FEW or not alike.classes():  # a few choices of a state: not worth the classes
+        return lab.completions(state, actor, kind, args, None, random.Random(0))
+    forward = _forward(alike.kept, args)
+    canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
     key = (kind, repr(sorted(canonical.items())))
     found = alike.listed.get(key)
     if found is None:
