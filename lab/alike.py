@@ -26,7 +26,7 @@ from ..spec.expr import Expr
 from ..spec.machine import Play, State
 from .engine import Lab
 
-__all__ = ["completions", "interchangeable", "kept_groups"]
+__all__ = ["class_key", "completions", "interchangeable", "kept_groups", "value_classes"]
 
 
 #: choices of one state and player listed directly before the classes are looked for (finding
@@ -246,6 +246,28 @@ def _forward(classes: Iterable[tuple[str, ...]], args: Mapping[str, Any]) -> dic
             if x != y:
                 forward[x] = y
     return forward
+
+
+def value_classes(lab: Lab, state: State, actor: str, facts: Iterable[Any]) -> list[tuple[str, ...]]:
+    """The classes of items whose every permutation keeps the rule set, ``state`` and a
+    knowledge made of the deal and these ``facts`` (the deal's model reads items by their
+    attributes alone): those of :func:`kept_groups` that no fact names.  Two choices that
+    differ by such a permutation have the same value (:func:`class_key` tells them)."""
+    named: dict[str, int] = {}
+    try:
+        for f in facts:
+            _strings(f, named, [], set())
+    except _Unknown:  # pragma: no cover - facts are records of strings and numbers
+        return []
+    return [c for c in (tuple(x for x in g if x not in named) for g in kept_groups(lab, state, actor))
+            if len(c) > 1]
+
+
+def class_key(classes: list[tuple[str, ...]], kind: str, args: Mapping[str, Any]) -> str:
+    """The same text for two choices when a permutation within ``classes`` takes one to the
+    other: the choice with the items it names renamed to each class's first ones."""
+    forward = _forward(classes, args)
+    return repr((kind, sorted(((k, _rename(v, forward)) for k, v in args.items()), key=lambda t: t[0])))
 
 
 def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:

@@ -79,3 +79,49 @@ def test_a_state_that_names_items_splits_their_group():
     assert len(covered) == 4
     sevens = [g for g in kept if len(g) == 7]
     assert len(sevens) == 4 and not any(set(g) & covered for g in sevens)
+
+
+def _turn(log: str, at: int):
+    from ruleslawyer.lab.bots import Turn
+    from ruleslawyer.solver.engines import initial
+
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab = Lab(rules)
+    state, mover, kinds = position(rep, lab, at)
+    facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
+    view = initial(rep.deal).with_facts(facts)
+    return Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
+
+
+def _values(advice):
+    return {repr((m.kind, sorted(m.args.items()))): m for m in advice.moves}
+
+
+@pytest.mark.parametrize("log, at, kind", [
+    ("lady-alice/clean-4p.yaml", 0, "suspect"),    # 4,096 choices, the seat's one clue named
+    ("lady-alice/clean-4p.yaml", 4, "accuse"),     # after a suspicion: four clues covered
+    ("lady-alice/clean-3p.yaml", 0, "suspect"),
+    ("clue/clean-3p.yaml", 3, None),               # every kind open: questions and the accusation
+])
+def test_values_once_per_class_equal_every_choice_valued(log, at, kind):
+    from ruleslawyer.lab.advice import value_moves
+
+    turn = _turn(log, at)
+    kinds = [kind] if kind else None
+    shared = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=kinds, budget=10 ** 7)
+    turn = _turn(log, at)
+    each = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=kinds, budget=10 ** 7, alike=False)
+    a, b = _values(shared), _values(each)
+    assert a.keys() == b.keys() and len(a) > 0
+    assert (shared.hopeless, shared.choices, shared.valued) == (each.hopeless, each.choices, each.valued)
+    for k, m in a.items():
+        n = b[k]
+        assert m.play == n.play and m.args == n.args, k
+        for field in ("bits", "solution_bits", "right", "wrong", "worlds_left", "legal"):
+            x, y = getattr(m, field), getattr(n, field)
+            assert (x is None) == (y is None) and (x is None or abs(x - y) < 1e-9), (k, field, x, y)
+        assert [(s.says, s.worlds_left) for s in m.answers] == [(s.says, s.worlds_left) for s in n.answers], k
+        assert all(abs(s.probability - t.probability) < 1e-9 for s, t in zip(m.answers, n.answers)), k
+    if kind == "suspect" and at == 0:  # the classes: far fewer counts than choices valued
+        assert shared.counts < each.counts / 10
