@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping
 
 from ..spec.expr import Expr
 from ..spec.machine import Play, State
-from .engine import Lab
+from .engine import Lab, _flat
 
 __all__ = ["class_key", "completions", "interchangeable", "kept_groups", "value_classes"]
 
@@ -222,14 +222,6 @@ def kept_groups(lab: Lab, state: State, actor: str) -> list[tuple[str, ...]]:
     alike = _alike(lab)
     alike.for_state(state, actor)
     return list(alike.classes())
-
-
-def _flat(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _flat(v)
 
 
 def _forward(classes: Iterable[tuple[str, ...]], args: Mapping[str, Any]) -> dict[str, str]:
