@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..solver.engine import Knowledge
@@ -59,6 +59,8 @@ from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
+from .alike import FEW, class_key, value_classes
+from .alike import completions as alike_completions
 from .bots import Turn
 from .engine import Lab
 from .outcomes import count_shape, value_counted
@@ -226,7 +228,9 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     ending's facts by the state machine (the reference, the same paths)."""
     out: list[Path] = []
     listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
-    first = lab.completions(state, actor, kind, args, None, random.Random(0))
+    # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
+    first = (alike_completions(lab, state, actor, kind, args) if memo
+             else lab.completions(state, actor, kind, args, None, random.Random(0)))
     stack = [(state, (p,), (), ()) for p in reversed(first)]
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
@@ -606,7 +610,8 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
-                budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True) -> Advice:
+                budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True,
+                alike: bool | None = None) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -617,8 +622,12 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
     of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
     the reference path, one count per outcome (the two give the same values).  ``memo``: as
-    :func:`move_paths` (False: every ending's facts by the state machine, the same values)."""
+    :func:`move_paths` (False: every ending's facts by the state machine, the same values).
+    ``alike`` (``memo`` by default): of more than :data:`lab.alike.FEW` choices, those alike but
+    for items interchangeable in the rules, the state and the seat's facts valued once per class
+    (:func:`lab.alike.value_classes`; the same values)."""
     lab, state = turn.lab, turn.state
+    alike = memo if alike is None else alike
     seat = turn.actor if seat is None else seat
     if turn.view is None:
         raise AdviceError("no knowledge of the deal to advise from")
@@ -654,17 +663,35 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         order = list(every)
         random.Random(seed).shuffle(order)  # a prefix of a random order: a uniform sample
         listed: dict[int, list[frozenset[str]] | None] = {}
+        facts = getattr(turn.view, "facts", None)
+        classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None \
+            and len(every) > FEW else []
+        valued_as: dict[str, tuple[_Choice, MoveValue | str | None]] = {}  # class -> its first valued
+        copies: list[tuple[MoveValue, MoveValue]] = []
         for c in order:
-            try:
-                got = _one(turn, c, bases, mass, listed, pending, marginals)
-            except _Spent:
-                break
+            key = class_key(classes, c.kind, c.args) if classes else None
+            first = valued_as.get(key) if key is not None else None
+            got: MoveValue | str | None
+            if first is not None and (not isinstance(first[1], MoveValue)
+                                      or len(first[0].paths) == len(c.paths)):
+                got = _alike_value(first[0], first[1], c)
+                if isinstance(got, MoveValue):
+                    copies.append((got, first[1]))  # type: ignore[arg-type]
+            else:
+                try:
+                    got = _one(turn, c, bases, mass, listed, pending, marginals)
+                except _Spent:
+                    break
+                if key is not None:
+                    valued_as[key] = (c, got)
             valued += 1
             if got == "hopeless":
                 hopeless += 1
             elif isinstance(got, MoveValue):
                 moves.append((c.index, got))
         uncounted = _solution_pass(pending, mass)
+        for copy, of in copies:  # a choice valued as its class's first: the solution's share too
+            copy.solution_bits = of.solution_bits
     except SolverError as exc:
         raise AdviceError(f"the solver cannot count these worlds exactly: {exc}") from None
     valued_moves = [mv for _i, mv in sorted(moves, key=lambda t: t[0])]  # the listing's order, whatever was drawn
@@ -673,6 +700,20 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     return Advice(seat, turn.actor, worlds, view.worlds, n_solutions, valued_moves, truncated or sampled,
                   ranked_by, hopeless, valued=valued, choices=len(every), sampled=sampled,
                   solution_uncounted=uncounted, counts=spent.used, budget=limit)
+
+
+def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice) -> MoveValue | str | None:
+    """The value of ``c``, alike to ``first`` but for interchangeable items (lab/alike.py):
+    the same numbers, its own choices, completion and answers' words (its paths are the
+    first's renamed, in the same order: each answer is the same paths')."""
+    if not isinstance(value, MoveValue):
+        return value
+
+    def says(p: Path) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
+    words = {says(p): says(q) for p, q in zip(first.paths, c.paths)}
+    return replace(value, args=dict(c.args), play=c.paths[0].plays[0],
+                   answers=[Answer(words.get(a.says, a.says), a.probability, a.worlds_left) for a in value.answers])
 
 
 def _rank(moves: list[MoveValue]) -> str:
