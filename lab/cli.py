@@ -439,8 +439,14 @@ def _value_in(args: argparse.Namespace) -> int:
         tables.append(bots)
     runs = []
     for k, ((restriction, where), bots) in enumerate(zip(restrictions, tables), 1):  # a bot stuck: said there
-        runs.append((restriction, _execute(replace(config, bots=bots, rotate=True), rules, args,
-                                           f"restriction {k} of {len(restrictions)}", where)))
+        res = _execute(replace(config, bots=bots, rotate=True), rules, args, f"restriction {k} of {len(restrictions)}",
+                       where)
+        made = sum(r.filtered for r in res.records)
+        if made and sum(r.forced for r in res.records) == made:
+            raise DiagnosticError([Diagnostic(
+                "RL170", f"restriction {printable(restriction.label)!r} forbids every move the restricted bot had to "
+                f"make ({made} of {made} made all the same, as nothing else was legal): it restricts nothing", where)])
+        runs.append((restriction, res))
     inputs = _inputs(args)
     plots = write_folder(args.plots, render_plots(base, runs), inputs) if args.plots else []
     logs = _write_logs(base, args.logs, inputs, "-baseline")

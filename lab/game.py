@@ -59,6 +59,7 @@ class GameRecord:
     kinds: dict[str, int] = field(default_factory=dict)  # moves made, by kind
     redrawn: int = 0                 # times the game was played again with another first player (see play_game)
     forced: int = 0                  # moves a bot's filters forbid, made as nothing else was legal (forced=play)
+    filtered: int = 0                # moves chosen by bots with filters, the forced ones included
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -137,7 +138,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
     interjectors = [p for p in players if by_player[p].needs_view]
     plays: list[Play] = []
     kinds: dict[str, int] = {}
-    forced = [0]  # moves made with the filters lifted (see bots.unfiltered)
+    forced = [0, 0]  # moves made with the filters lifted (see bots.unfiltered); moves of bots with filters
     rounds, end = 1, None
     ended_by = None
     while not state.ended:
@@ -181,6 +182,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                     end = STUCK
                     break
                 forced[0] += 1
+            forced[1] += bool(bot.forbid)
         facts = machine.observations(state, play, source=len(plays)) if views else []
         out, recorded = lab.apply(state, play)
         if out.violations:  # pragma: no cover - a bug of the lab or of the rules
@@ -210,7 +212,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
         record_det["players"] = [determined.get(p) for p in by_seat]  # type: ignore[assignment]
     rec = GameRecord(index, len(plays), rounds, end, winner_seats,
                      [table.scores.get(p, 0) for p in by_seat] if table is not None else None,
-                     record_det, kinds=kinds, redrawn=attempt, forced=forced[0])
+                     record_det, kinds=kinds, redrawn=attempt, forced=forced[0], filtered=forced[1])
     if keep_log:
         rec.log = game_log(lab, players, plays, world, deal, state, table, setup, first,
                            title=f"simulated game {index} (seed {seed})", refs=refs)
@@ -241,13 +243,15 @@ def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[st
         return plays[0] if len(plays) == 1 else plays[rng.randrange(len(plays))]
     if chosen:
         turn = Turn(lab, state, actor, chosen, world, rng, deal, views.get(actor), due=True, history=history)
-        play = by_player[actor].choose(turn)
-        if play is not None:
-            return play
-        play = unfiltered(by_player[actor], turn)
+        bot = by_player[actor]
+        play = bot.choose(turn)
+        if play is None:
+            play = unfiltered(bot, turn)
+            if play is not None and forced is not None:
+                forced[0] += 1
         if play is not None:
             if forced is not None:
-                forced[0] += 1
+                forced[1] += bool(bot.forbid)
             return play
     return plays[0] if plays else False
 
