@@ -111,8 +111,10 @@ _CODES.append(CodeInfo(
     ""))
 _CODES.append(CodeInfo(
     "RL170", "lab", "A variant-lab command given something it cannot use: a bot specification that names "
-    "an unknown bot or move, or a weight or temperature that is not a number from 0 up; a number of games, "
-    "moves, workers or a depth out of range.", "ruleslawyer simulate RULES --games 10 --bots randomm"))
+    "an unknown bot or move, or a weight or temperature that is not a number from 0 up, or forced= other than "
+    "stop or play; a bot whose filters forbid every move open to it (with forced=stop); a value restriction "
+    "that forbids every move the restricted bot makes; a number of games, moves, workers or a depth out of "
+    "range.", "ruleslawyer simulate RULES --games 10 --bots randomm"))
 _CODES.append(CodeInfo(
     "RL171", "lab", "A property file for 'prove' that cannot be used: not YAML, not of the shape of "
     "spec/property.schema.json (an unknown key, said without quoting it, with the closest known key as a hint; a "
