@@ -103,6 +103,15 @@ def play_game(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: i
     return rec
 
 
+@dataclass
+class _Filtered:
+    """A game's moves by bots with filters (``made``), and of those the ones their filters forbid,
+    made as nothing else was legal (``forced``, see :func:`bots.unfiltered`)."""
+
+    made: int = 0
+    forced: int = 0
+
+
 #: A game stuck within this many moves per player was stuck by its opening (and is played again).
 OPENING = 3
 
@@ -138,7 +147,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
     interjectors = [p for p in players if by_player[p].needs_view]
     plays: list[Play] = []
     kinds: dict[str, int] = {}
-    forced = [0, 0]  # moves made with the filters lifted (see bots.unfiltered); moves of bots with filters
+    filters = _Filtered()
     rounds, end = 1, None
     ended_by = None
     while not state.ended:
@@ -156,7 +165,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 if play is not None:
                     break
         if play is None and lab.has_due:
-            play = _due(lab, state, by_player, world, rng, deal, views, history, forced)
+            play = _due(lab, state, by_player, world, rng, deal, views, history, filters)
             if play is False:
                 end = STUCK
                 break
@@ -181,8 +190,8 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
                 if play is None:
                     end = STUCK
                     break
-                forced[0] += 1
-            forced[1] += bool(bot.forbid)
+                filters.forced += 1
+            filters.made += bool(bot.forbid)
         facts = machine.observations(state, play, source=len(plays)) if views else []
         out, recorded = lab.apply(state, play)
         if out.violations:  # pragma: no cover - a bug of the lab or of the rules
@@ -212,7 +221,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
         record_det["players"] = [determined.get(p) for p in by_seat]  # type: ignore[assignment]
     rec = GameRecord(index, len(plays), rounds, end, winner_seats,
                      [table.scores.get(p, 0) for p in by_seat] if table is not None else None,
-                     record_det, kinds=kinds, redrawn=attempt, forced=forced[0], filtered=forced[1])
+                     record_det, kinds=kinds, redrawn=attempt, forced=filters.forced, filtered=filters.made)
     if keep_log:
         rec.log = game_log(lab, players, plays, world, deal, state, table, setup, first,
                            title=f"simulated game {index} (seed {seed})", refs=refs)
@@ -220,7 +229,7 @@ def _play_once(lab: Lab, bots: Sequence[Bot], seed: int, index: int, max_moves: 
 
 
 def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[str, str], rng: random.Random,
-         deal: Any, views: Mapping[str, Any], history: Sequence[Fact] = (), forced: list[int] | None = None,
+         deal: Any, views: Mapping[str, Any], history: Sequence[Fact] = (), filters: "_Filtered | None" = None,
          ) -> Play | None | bool:
     """A move the rules oblige someone to make now (the first player's), or None; False when it
     cannot be made.  A move whose parameters are all outcomes is completed by the lab itself
@@ -247,11 +256,11 @@ def _due(lab: Lab, state: State, by_player: Mapping[str, Bot], world: Mapping[st
         play = bot.choose(turn)
         if play is None:
             play = unfiltered(bot, turn)
-            if play is not None and forced is not None:
-                forced[0] += 1
+            if play is not None and filters is not None:
+                filters.forced += 1
         if play is not None:
-            if forced is not None:
-                forced[1] += bool(bot.forbid)
+            if filters is not None:
+                filters.made += bool(bot.forbid)
             return play
     return plays[0] if plays else False
 
