@@ -16,6 +16,7 @@ import contextlib
 import io
 import os
 import resource
+import signal
 import subprocess
 import tempfile
 import time
@@ -84,6 +85,35 @@ def cli(*args: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None
         return io.TextIOWrapper(io.BytesIO(data.getvalue()), encoding="utf-8").read()
 
     return subprocess.CompletedProcess(["ruleslawyer", *argv], status, text(out), text(err))
+
+
+def run_guarded(cmd: list[str], *, timeout: float, input: str | None = None,
+                env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run(cmd, capture_output=True, text=True)`` with a hang guard that says where
+    the child was: past ``timeout`` seconds of wall time (a guard against a hang, never a measure)
+    the child, a Python process started with ``PYTHONFAULTHANDLER`` set, gets SIGABRT and writes
+    every thread's stack to its stderr; the test then fails with that stack and the machine's load.
+
+    >>> run_guarded([sys.executable, "-c", "print(6 * 7)"], timeout=600).stdout
+    '42\\n'
+    """
+    env = dict(os.environ if env is None else env, PYTHONFAULTHANDLER="1")
+    stdin = kwargs.pop("stdin", subprocess.PIPE if input is not None else None)
+    with subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env, **kwargs) as proc:
+        try:
+            out, err = proc.communicate(input, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            try:
+                out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+            pytest.fail(f"{cmd}: still running after {timeout} s of wall time (a hang guard), load "
+                        f"{os.getloadavg()}; its stack (SIGABRT):\n{(err or '')[-8000:]}\n"
+                        f"its output:\n{(out or '')[-2000:]}", pytrace=False)
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ command itself, from a pipe.
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from ruleslawyer.checker.check import check_log
 from ruleslawyer.checker.recorder import Recorder
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_guarded
 
 LA = ROOT / "examples" / "lady-alice" / "clean-4p.yaml"
 PA = ROOT / "examples" / "perfect-alibi" / "clean-3p.yaml"
@@ -121,7 +120,7 @@ def test_hostile_moves_are_refused_and_nothing_is_written(tmp_path, typed):
 
 def test_through_the_command(tmp_path):
     log, after = _opening(tmp_path, LA, 12)
-    run = subprocess.run([sys.executable, "-m", "ruleslawyer.checker", "play", str(log)], input="pass\n{pass: JOHN}\n",
-                         capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+    run = run_guarded([sys.executable, "-m", "ruleslawyer.checker", "play", str(log)], input="pass\n{pass: JOHN}\n",
+                      timeout=TIMEOUT, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     assert log.read_text().splitlines()[12:14] == after[:2] == ["  - {pass: Gordon}", "  - {pass: John}"]

@@ -17,7 +17,7 @@ from pathlib import Path
 from ruleslawyer.checker.check import check_log
 from ruleslawyer.checker.recorder import Recorder
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_guarded
 
 EX = ROOT / "examples"
 TIMEOUT = 300.0  # a hang guard, never a measure
@@ -36,8 +36,7 @@ def _opening(tmp_path: Path, example: Path, last_line: int, drop: tuple[int, int
 
 
 def _play(tmp_path: Path, *argv: str, stdin: str = "quit\n") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ruleslawyer", "play", *argv], input=stdin, capture_output=True,
-                          text=True, timeout=TIMEOUT, cwd=tmp_path)
+    return run_guarded([sys.executable, "-m", "ruleslawyer", "play", *argv], input=stdin, timeout=TIMEOUT, cwd=tmp_path)
 
 
 def test_the_end_of_the_game_shows_the_scores_and_the_winner(tmp_path):

@@ -27,7 +27,7 @@ import pytest
 from ruleslawyer.checker.check import check_log
 from ruleslawyer.checker.recorder import append_move, new_log, remove_last_move
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_guarded
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker", "play"]
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -207,8 +207,7 @@ def test_a_kill_in_the_middle_of_a_save_loses_nothing_recorded(tmp_path):
 
 
 def test_a_new_log_needs_rules_and_players(tmp_path):
-    out = subprocess.run([*CLI, str(tmp_path / "new.yaml")], capture_output=True, text=True, timeout=TIMEOUT,
-                         stdin=subprocess.DEVNULL)
+    out = run_guarded([*CLI, str(tmp_path / "new.yaml")], timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "--rules and --players" in out.stdout
     assert not (tmp_path / "new.yaml").exists()
 
@@ -216,7 +215,6 @@ def test_a_new_log_needs_rules_and_players(tmp_path):
 def test_a_script_on_a_pipe_records_too(tmp_path):
     log = tmp_path / "game.yaml"
     script = "suspect: Ann, clues: [Baker, P2, T3, O4], smiles: 1\nbogus\npass: Ben\n"
-    out = subprocess.run([*CLI, str(log), "--rules", "lady-alice", "--players", *PLAYERS], input=script,
-                         capture_output=True, text=True, timeout=TIMEOUT)
+    out = run_guarded([*CLI, str(log), "--rules", "lady-alice", "--players", *PLAYERS], input=script, timeout=TIMEOUT)
     assert out.returncode == 0 and "not a move" in out.stdout
     assert log.read_text().count("\n  - {") == 2

@@ -5,7 +5,6 @@ or, made from the command line, no log is left behind; nothing unescaped reaches
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 
 from ruleslawyer.checker.recorder import Recorder
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_guarded
 
 LOG = ROOT / "examples" / "lady-alice" / "clean-4p.yaml"
 TIMEOUT = 300.0  # a hang guard, never a measure
@@ -68,8 +67,7 @@ def test_a_hostile_record_on_the_command_line_leaves_no_log(tmp_path, option, re
     argv = ["play", "game.yaml", "--rules", "perfect-alibi", "--players", "Yellow", "Blue", "Green", option, record]
     if option == "--private":
         argv += ["--setup", "colours: {Yellow: Yellow, Blue: Blue, Green: Green}"]
-    result = subprocess.run([sys.executable, "-m", "ruleslawyer", *argv], input="quit\n", capture_output=True,
-                            text=True, timeout=TIMEOUT, cwd=tmp_path)
+    result = run_guarded([sys.executable, "-m", "ruleslawyer", *argv], input="quit\n", timeout=TIMEOUT, cwd=tmp_path)
     text = result.stdout + result.stderr
     assert result.returncode == 2 and "Traceback" not in text and "\x1b" not in text and "\x07" not in text, text
     assert not (tmp_path / "game.yaml").exists()

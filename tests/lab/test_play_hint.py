@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, run_guarded
 
 CLI = [sys.executable, "-m", "ruleslawyer.checker", "play"]
 TIMEOUT = 300  # a hang guard, never a measure
@@ -37,10 +37,9 @@ def _log(tmp_path: Path, moves: int) -> Path:
 
 
 def _play(log: Path, *args: str, script: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RULESLAWYER_") or k == "RULESLAWYER_CACHE"}
     env["COLUMNS"] = "400"
-    return subprocess.run([*CLI, str(log), *args], input=script, capture_output=True, text=True,
-                          timeout=TIMEOUT, env=env)
+    return run_guarded([*CLI, str(log), *args], input=script, timeout=TIMEOUT, env=env)
 
 
 def _answers(block: str) -> list[str]:
