@@ -12,10 +12,12 @@ off (below).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -33,7 +35,9 @@ RULES = ROOT / "rules"
 # tests that did nothing wrong.  Off for every test that does not set them.
 # The rule-set cache on disk (spec/diskcache.py): one folder of the test run's own, never the
 # user's ~/.cache (commands run as child processes inherit it).
-os.environ.setdefault("RULESLAWYER_CACHE", tempfile.mkdtemp(prefix="ruleslawyer-test-cache-"))
+if "RULESLAWYER_CACHE" not in os.environ:  # made by the first process (xdist's workers inherit it), removed by it
+    os.environ["RULESLAWYER_CACHE"] = tempfile.mkdtemp(prefix="ruleslawyer-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["RULESLAWYER_CACHE"], ignore_errors=True)
 
 settings.register_profile("ruleslawyer", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ruleslawyer")
