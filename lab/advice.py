@@ -62,6 +62,7 @@ from ..spec.machine import Play, State
 from .alike import FEW, class_key, value_classes
 from .alike import completions as alike_completions
 from .bots import Turn
+from .chain import chain_shared
 from .engine import Lab
 from .outcomes import count_shape, value_counted
 
@@ -216,7 +217,7 @@ class _Mass:
 
 # -- paths ------------------------------------------------------------------------------------
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
-               limit: int = MAX_PATHS, memo: bool = True) -> list[Path] | None:
+               limit: int = MAX_PATHS, memo: bool = True, chain: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
     their player nothing to choose but outcomes.  Ways that differ only by those later
@@ -225,15 +226,21 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
 
     ``memo``: each observation's parts worked out once per the values of the parameters
     they read, for the endings from one state (:meth:`Lab.observations`); False: every
-    ending's facts by the state machine (the reference, the same paths)."""
+    ending's facts by the state machine (the reference, the same paths).  ``chain`` (with
+    ``memo``): when the moves obliged after the move are the same after each of its endings
+    (:func:`lab.chain.chain_shared`: nothing that decides them reads its outcomes), they are
+    followed once, after the first ending, and each ending takes them as they are; False:
+    followed after every ending (the reference, the same paths)."""
     out: list[Path] = []
     listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
     # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
     first = (alike_completions(lab, state, actor, kind, args) if memo
              else lab.completions(state, actor, kind, args, None, random.Random(0)))
-    stack = [(state, (p,), (), ()) for p in reversed(first)]
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
+    if memo and chain and lab.has_due and len(first) > 1 and chain_shared(lab, kind):
+        return _shared_paths(lab, state, first, seat, limit, memos)
+    stack = [(state, (p,), (), ()) for p in reversed(first)]
     while stack:
         before, plays, facts, seen = stack.pop()
         play = plays[-1]
@@ -265,6 +272,75 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
         if len(stack) + len(out) > 4 * limit:
             return None
     return out
+
+
+def _shared_paths(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
+                  memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Path] | None:
+    """:func:`move_paths` when the moves obliged after the move are the same after each of its
+    endings ``first``: followed once, after the first ending, as the reference follows them
+    (the same order, the same ways listed once); each ending then takes them after its own
+    facts.  None exactly when the reference gives None: its stack and its list, at each point
+    it checks them, are those of the walk after one ending plus the endings still to come and
+    the ways listed before."""
+    tails, peak, peak_none = _tails(lab, state, first[0], seat, memos)
+    out: list[Path] = []
+    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    memo = memos[id(state)][1]
+    source = ("advice", 1)
+    for i, play in enumerate(first):
+        left = len(first) - i - 1  # the endings still on the reference's stack
+        new = tuple(lab.observations(state, play, source, memo))
+        seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        key = (repr(play), new, seen)
+        fresh = key not in listed
+        if peak is not None and left + len(out) + (peak if fresh else peak_none) > 4 * limit:
+            return None
+        if not fresh:
+            continue  # the same ending again: every way it ends is listed already
+        listed.add(key)
+        for plays, facts, tseen in tails:
+            out.append(Path((play,) + plays, new + facts, seen + tseen))
+        if len(out) > limit:
+            return None
+    return out
+
+
+def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple[State, dict[Any, Any]]]
+           ) -> tuple[list[tuple[tuple[Play, ...], tuple[Fact, ...], tuple[Fact, ...]]], int | None, int | None]:
+    """The obliged moves after ``play`` from ``state``, as :func:`move_paths`'s reference walks
+    them: each way, listed once, as (its plays, facts and the seat's facts after ``play``'s);
+    the most the reference's stack plus its list grow by at a check within the walk, and the same
+    with nothing listed (None: no check, nothing obliged after ``play``)."""
+    after = lab.apply(state, play)[0].state
+    first_plays = (play,)
+    nxt = _obliged(lab, after) if len(first_plays) < MAX_CHAIN else []
+    if not nxt:
+        return [((), (), ())], None, None
+    tails: list[tuple[tuple[Play, ...], tuple[Fact, ...], tuple[Fact, ...]]] = []
+    listed: set[tuple[tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    stack = [(after, first_plays + (p,), (), ()) for p in reversed(nxt)]
+    peak = peak_none = len(stack)
+    while stack:
+        before, plays, facts, seen = stack.pop()
+        kept = memos.get(id(before))
+        if kept is None or kept[0] is not before:
+            kept = memos[id(before)] = (before, {})
+        new = tuple(lab.observations(before, plays[-1], ("advice", len(plays)), kept[1]))
+        facts = facts + new
+        seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        more: list[Play] = []
+        if len(plays) < MAX_CHAIN:
+            after = lab.apply(before, plays[-1])[0].state
+            more = _obliged(lab, after)
+        if not more:
+            if (facts, seen) not in listed:
+                listed.add((facts, seen))
+                tails.append((plays[1:], facts, seen))
+            continue
+        for p in reversed(more):
+            stack.append((after, plays + (p,), facts, seen))
+        peak, peak_none = max(peak, len(stack) + len(tails)), max(peak_none, len(stack))
+    return tails, peak, peak_none
 
 
 def _obliged(lab: Lab, state: State) -> list[Play]:
