@@ -130,3 +130,16 @@ def test_a_chain_that_reads_the_answer_is_followed_per_ending(tmp_path, monkeypa
     monkeypatch.setattr(advice, "chain_shared", lambda lab, kind: True)
     wrong = move_paths(lab, state, mover, "ask", choices[0], mover)
     assert _paths(wrong) != _paths(move_paths(lab, state, mover, "ask", choices[0], mover, memo=False))
+
+
+def test_a_parameter_read_only_as_given_or_not_counts_by_that_alone():
+    """Perfect Alibi's question: whether a card was shown ("said_two_or_more(...) if move.shown is
+    not none else ...") reads the card shown only as given or not (its fact is worked out once per
+    answer, not per card); that the card lies in the target's hand reads which card."""
+    from ruleslawyer.lab.engine import _given_only
+    lab = Lab(load_rules("perfect-alibi"))
+    functions = {name: fn.expr for name, fn in lab.rules.functions.items()}
+    told, card = [ob for ob in lab.rules.moves["ask"].observe if "shown" in ob.fact.source]
+    assert _given_only([told.fact, told.when], "shown", functions)
+    assert not _given_only([card.fact], "shown", functions)
+    assert not _given_only([told.fact], "answer", functions)  # compared with 2 through a rule function
