@@ -360,8 +360,18 @@ def _obliged(lab: Lab, state: State) -> list[Play]:
 
 
 # -- values -----------------------------------------------------------------------------------
-def _key(facts: Iterable[Fact]) -> str:
-    return repr([f.formula for f in facts])
+def _key(facts: Iterable[Fact], reprs: dict[int, tuple[Any, str]] | None = None) -> str:
+    """The facts' formulas as one string (``repr`` of their list); ``reprs``: each formula's text
+    kept by its id for one caller's paths (which share their facts' objects)."""
+    if reprs is None:
+        return repr([f.formula for f in facts])
+    out = []
+    for f in facts:
+        found = reprs.get(id(f.formula))
+        if found is None or found[0] is not f.formula:
+            found = reprs[id(f.formula)] = (f.formula, repr(f.formula))
+        out.append(found[1])
+    return "[" + ", ".join(out) + "]"
 
 
 def _entropy(ps: Iterable[float]) -> float:
@@ -375,7 +385,8 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
     total = mass(base)
     if total == 0:
         return None
-    ckeys = [_key(p.facts) for p in paths]
+    reprs: dict[int, tuple[Any, str]] = {}
+    ckeys = [_key(p.facts, reprs) for p in paths]
     distinct = list(dict.fromkeys(ckeys))
     masses = {}
     for c in distinct:
@@ -383,7 +394,7 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
             p = paths[ckeys.index(c)]
             conds[c] = mass.budget.know(base, p.facts)
         masses[c] = mass(conds[c])
-    seat_key = [_key(p.seen) for p in paths]
+    seat_key = [_key(p.seen, reprs) for p in paths]
     per_cond: dict[str, list[int]] = {}
     for i, c in enumerate(ckeys):
         per_cond.setdefault(c, []).append(i)
@@ -488,9 +499,10 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     # paths whose facts and view are the same are possible in the same worlds and look the same:
     # when each such class has as many paths, one path per class gives every look the same share
     classes: dict[tuple[str, str], list[Path]] = {}
+    reprs: dict[int, tuple[Any, str]] = {}
     for p in paths:
         if not any(f.formula == FALSE for f in p.facts):  # a path never possible weighs nothing
-            classes.setdefault((_key(p.facts), _key(p.seen)), []).append(p)
+            classes.setdefault((_key(p.facts, reprs), _key(p.seen, reprs)), []).append(p)
     if len({len(c) for c in classes.values()}) > 1:
         return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
     paths = [c[0] for c in classes.values()]
@@ -505,7 +517,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     def condition(k: Knowledge, facts: list[Fact]) -> Knowledge:
         return budget.charge(budget.know(k, facts))
 
-    keys = [_key(p.seen) for p in paths]
+    keys = [_key(p.seen, reprs) for p in paths]
     each_its_own = base.solution_count() == base.count()  # each world its own solution
     counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own)
     if counted is None:
@@ -526,7 +538,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
         mv.solution_bits = mv.bits
     elif counted.solution_bits is not None:
         mv.solution_bits = counted.solution_bits
-    elif solutions is not None and len(solutions) * len({_key(p.facts) for p in paths}) <= SOLUTION_BUDGET:
+    elif solutions is not None and len(solutions) * len({_key(p.facts, reprs) for p in paths}) <= SOLUTION_BUDGET:
         pending.append(_Pending(mv, base, paths, h_x, solutions))
     return mv
 
