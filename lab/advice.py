@@ -62,7 +62,8 @@ from ..spec.machine import Play, State
 from .alike import FEW, class_key, value_classes
 from .alike import completions as alike_completions
 from .bots import Turn
-from .chain import chain_shared
+from .chain import MAX_CHAIN, chain_shared, shared_ways
+from .chain import obliged as _obliged
 from .engine import Lab
 from .outcomes import count_shape, value_counted
 
@@ -71,8 +72,6 @@ __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_
 
 #: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
 MAX_PATHS = 512
-#: Moves obliged right after a choice followed at most (a chain of players asked).
-MAX_CHAIN = 16
 #: Nodes of the search over which paths a world allows, per choice, at most.
 MAX_NODES = 20000
 #: Solutions left at most for the information about the solution when answers split them.
@@ -239,7 +238,8 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
     if memo and chain and lab.has_due and len(first) > 1 and chain_shared(lab, kind):
-        return _shared_paths(lab, state, first, seat, limit, memos)
+        ways = shared_ways(lab, state, first, seat, limit, memos)
+        return None if ways is None else [Path(*w) for w in ways]
     stack = [(state, (p,), (), ()) for p in reversed(first)]
     while stack:
         before, plays, facts, seen = stack.pop()
@@ -271,91 +271,6 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
             stack.append((after, plays + (p,), facts, seen))
         if len(stack) + len(out) > 4 * limit:
             return None
-    return out
-
-
-def _shared_paths(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
-                  memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Path] | None:
-    """:func:`move_paths` when the moves obliged after the move are the same after each of its
-    endings ``first``: followed once, after the first ending, as the reference follows them
-    (the same order, the same ways listed once); each ending then takes them after its own
-    facts.  None exactly when the reference gives None: its stack and its list, at each point
-    it checks them, are those of the walk after one ending plus the endings still to come and
-    the ways listed before."""
-    tails, peak, peak_none = _tails(lab, state, first[0], seat, memos)
-    out: list[Path] = []
-    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()
-    memo = memos[id(state)][1]
-    source = ("advice", 1)
-    for i, play in enumerate(first):
-        left = len(first) - i - 1  # the endings still on the reference's stack
-        new = tuple(lab.observations(state, play, source, memo))
-        seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
-        key = (repr(play), new, seen)
-        fresh = key not in listed
-        if peak is not None and left + len(out) + (peak if fresh else peak_none) > 4 * limit:
-            return None
-        if not fresh:
-            continue  # the same ending again: every way it ends is listed already
-        listed.add(key)
-        for plays, facts, tseen in tails:
-            out.append(Path((play,) + plays, new + facts, seen + tseen))
-        if len(out) > limit:
-            return None
-    return out
-
-
-def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple[State, dict[Any, Any]]]
-           ) -> tuple[list[tuple[tuple[Play, ...], tuple[Fact, ...], tuple[Fact, ...]]], int | None, int | None]:
-    """The obliged moves after ``play`` from ``state``, as :func:`move_paths`'s reference walks
-    them: each way, listed once, as (its plays, facts and the seat's facts after ``play``'s);
-    the most the reference's stack plus its list grow by at a check within the walk, and the same
-    with nothing listed (None: no check, nothing obliged after ``play``)."""
-    after = lab.apply(state, play)[0].state
-    first_plays = (play,)
-    nxt = _obliged(lab, after) if len(first_plays) < MAX_CHAIN else []
-    if not nxt:
-        return [((), (), ())], None, None
-    tails: list[tuple[tuple[Play, ...], tuple[Fact, ...], tuple[Fact, ...]]] = []
-    listed: set[tuple[tuple[Fact, ...], tuple[Fact, ...]]] = set()
-    stack = [(after, first_plays + (p,), (), ()) for p in reversed(nxt)]
-    peak = peak_none = len(stack)
-    while stack:
-        before, plays, facts, seen = stack.pop()
-        kept = memos.get(id(before))
-        if kept is None or kept[0] is not before:
-            kept = memos[id(before)] = (before, {})
-        new = tuple(lab.observations(before, plays[-1], ("advice", len(plays)), kept[1]))
-        facts = facts + new
-        seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
-        more: list[Play] = []
-        if len(plays) < MAX_CHAIN:
-            after = lab.apply(before, plays[-1])[0].state
-            more = _obliged(lab, after)
-        if not more:
-            if (facts, seen) not in listed:
-                listed.add((facts, seen))
-                tails.append((plays[1:], facts, seen))
-            continue
-        for p in reversed(more):
-            stack.append((after, plays + (p,), facts, seen))
-        peak, peak_none = max(peak, len(stack) + len(tails)), max(peak_none, len(stack))
-    return tails, peak, peak_none
-
-
-def _obliged(lab: Lab, state: State) -> list[Play]:
-    """The completions of the moves the rules oblige the first due player to make now, when
-    none leaves that player a choice of their own (else nothing: the chain stops there)."""
-    due = lab.due(state)
-    if not due:
-        return []
-    who = due[0][0]
-    kinds = [k for p, k in due if p == who]
-    if any(lab.kinds[k].mover for k in kinds):
-        return []
-    out: list[Play] = []
-    for k in kinds:
-        out.extend(lab.completions(state, who, k, {}, None, random.Random(0)))
     return out
 
 
@@ -699,7 +614,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True,
-                alike: bool | None = None) -> Advice:
+                alike: bool | None = None, chain: bool = True) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -710,7 +625,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
     of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
     the reference path, one count per outcome (the two give the same values).  ``memo``: as
-    :func:`move_paths` (False: every ending's facts by the state machine, the same values).
+    :func:`move_paths` (False: every ending's facts by the state machine, the same values);
+    ``chain`` too (False: the moves obliged after a move followed after each of its endings).
     ``alike`` (``memo`` by default): of more than :data:`lab.alike.FEW` choices, those alike but
     for items interchangeable in the rules, the state and the seat's facts valued once per class
     (:func:`lab.alike.value_classes`; the same values)."""
@@ -743,7 +659,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
             for args in choices:  # the legal ones: the rules alone tell, no count needed
-                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo)
+                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain)
                 if paths is None:
                     truncated = True
                 elif paths:

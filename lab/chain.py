@@ -25,20 +25,26 @@ ending: it can be worked out once per choice.
 The chain is shared when nothing read is tainted.  Reads are found through
 the rule functions; ``vars`` read other than as ``vars.NAME`` counts as every
 variable; when unsure, not shared (the chain is then followed per ending).
-Nothing here names a game.
+:func:`shared_ways` then follows the chain once, after the first ending, the
+way :func:`lab.advice.move_paths`' reference follows it after each (the same
+ways, in the same order, and None in the same cases).  Nothing here names a
+game.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import weakref
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence, Tuple
 
 from ..spec.expr import Expr
+from ..spec.facts import Fact
+from ..spec.machine import Play, State
 from ..spec.model import Effect
 from .engine import Lab, _state_read, _state_written
 
-__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads"]
+__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
 
 #: lab -> kind -> whether the chain after its endings is shared (the rule file decides: kept per lab)
 _KEPT: "weakref.WeakKeyDictionary[Lab, dict[str, bool]]" = weakref.WeakKeyDictionary()
@@ -163,3 +169,100 @@ def _taint(lab: Lab, effects: Iterable[Effect], tainted: set[str], outcome: Any,
         if (under or eff.verb == "reveal_tokens" or any(reads_tainted(e) for e in _values(eff))
                 or (eff.verb in ("add", "remove") and changes & tainted)):
             tainted |= changes
+
+
+# -- the walk ---------------------------------------------------------------------------------
+#: Moves obliged right after a choice followed at most (a chain of players asked).
+MAX_CHAIN = 16
+
+#: One way to end after a move: (the plays, every fact they let anyone observe, the seat's facts).
+Way = Tuple[Tuple[Play, ...], Tuple[Fact, ...], Tuple[Fact, ...]]
+
+
+def obliged(lab: Lab, state: State) -> list[Play]:
+    """The completions of the moves the rules oblige the first due player to make now, when
+    none leaves that player a choice of their own (else nothing: the chain stops there)."""
+    due = lab.due(state)
+    if not due:
+        return []
+    who = due[0][0]
+    kinds = [k for p, k in due if p == who]
+    if any(lab.kinds[k].mover for k in kinds):
+        return []
+    out: list[Play] = []
+    for k in kinds:
+        out.extend(lab.completions(state, who, k, {}, None, random.Random(0)))
+    return out
+
+
+def _memo_of(lab: Lab, state: State, memos: dict[int, tuple[State, dict[Any, Any]]]) -> dict[Any, Any]:
+    kept = memos.get(id(state))
+    if kept is None or kept[0] is not state:
+        kept = memos[id(state)] = (state, {})
+    return kept[1]
+
+
+def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
+                memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Way] | None:
+    """:func:`lab.advice.move_paths`' ways to end when the moves obliged after the move are the
+    same after each of its endings ``first`` (:func:`chain_shared`): followed once, after the
+    first ending, as the reference follows them (the same order, the same ways listed once);
+    each ending then takes them after its own facts.  None exactly when the reference gives
+    None: its stack and its list, at each point it checks them, are those of the walk after one
+    ending plus the endings still to come and the ways listed before.  ``memos``: the
+    observation memo of each state by its id (``state``'s among them)."""
+    tails, peak, peak_none = _tails(lab, state, first[0], seat, memos)
+    out: list[Way] = []
+    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    memo = _memo_of(lab, state, memos)
+    source = ("advice", 1)
+    for i, play in enumerate(first):
+        left = len(first) - i - 1  # the endings still on the reference's stack
+        new = tuple(lab.observations(state, play, source, memo))
+        seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        key = (repr(play), new, seen)
+        fresh = key not in listed
+        if peak is not None and left + len(out) + (peak if fresh else peak_none) > 4 * limit:
+            return None
+        if not fresh:
+            continue  # the same ending again: every way it ends is listed already
+        listed.add(key)
+        for plays, facts, tseen in tails:
+            out.append(((play,) + plays, new + facts, seen + tseen))
+        if len(out) > limit:
+            return None
+    return out
+
+
+def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple[State, dict[Any, Any]]]
+           ) -> tuple[list[Way], int | None, int | None]:
+    """The obliged moves after ``play`` from ``state``, as the reference walks them: each way,
+    listed once, as (its plays, facts and the seat's facts after ``play``'s); the most the
+    reference's stack plus its list grow by at a check within the walk, and the same with
+    nothing listed (None: no check, nothing obliged after ``play``)."""
+    after = lab.apply(state, play)[0].state
+    nxt = obliged(lab, after) if 1 < MAX_CHAIN else []  # (the ending is the first of the plays)
+    if not nxt:
+        return [((), (), ())], None, None
+    tails: list[Way] = []
+    listed: set[tuple[tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    stack = [(after, (play, p), (), ()) for p in reversed(nxt)]
+    peak = peak_none = len(stack)
+    while stack:
+        before, plays, facts, seen = stack.pop()
+        new = tuple(lab.observations(before, plays[-1], ("advice", len(plays)), _memo_of(lab, before, memos)))
+        facts = facts + new
+        seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        more: list[Play] = []
+        if len(plays) < MAX_CHAIN:
+            after = lab.apply(before, plays[-1])[0].state
+            more = obliged(lab, after)
+        if not more:
+            if (facts, seen) not in listed:
+                listed.add((facts, seen))
+                tails.append((plays[1:], facts, seen))
+            continue
+        for p in reversed(more):
+            stack.append((after, plays + (p,), facts, seen))
+        peak, peak_none = max(peak, len(stack) + len(tails)), max(peak_none, len(stack))
+    return tails, peak, peak_none
