@@ -143,3 +143,24 @@ def test_a_parameter_read_only_as_given_or_not_counts_by_that_alone():
     assert _given_only([told.fact, told.when], "shown", functions)
     assert not _given_only([card.fact], "shown", functions)
     assert not _given_only([told.fact], "answer", functions)  # compared with 2 through a rule function
+
+
+def test_the_chain_followed_once_gives_up_where_the_reference_does():
+    """move_paths gives None past ``limit`` ways (or 4 × limit waiting on its stack): the walk
+    followed once per choice gives None for exactly the limits where the per-ending walk does."""
+    parsed, rules = parse_log(str(ROOT / "examples" / "perfect-alibi/clean-3p.yaml"))
+    lab = Lab(rules)
+    state, mover, _kinds = position(replay(parsed, rules), lab, 24)
+    choices = [c for c in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE)
+               if lab.completions(state, mover, "ask", c, None, random.Random(0))][:2]
+    assert chain_shared(lab, "ask")
+    gave_up = kept = 0
+    for choice in choices:
+        n = len(move_paths(lab, state, mover, "ask", choice, mover))
+        for limit in (1, n // 8, n // 5 - 1, n // 5, n // 4, n - 1, n):
+            new = move_paths(lab, state, mover, "ask", choice, mover, limit=limit)
+            assert _paths(new) == _paths(move_paths(lab, state, mover, "ask", choice, mover, limit=limit,
+                                                    chain=False)), (choice, limit)
+            gave_up += new is None
+            kept += new is not None
+    assert gave_up and kept
