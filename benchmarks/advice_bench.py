@@ -1,6 +1,6 @@
 """Move advice: every legal choice of one kind valued from a seat, three ways side by side.
 
-    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--json]
+    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--no-chain] [--json]
 
 For each case (a bundled log, a move, the kind of move valued), the CPU time
 (this process, ``time.process_time``) of:
@@ -18,7 +18,9 @@ For each case (a bundled log, a move, the kind of move valued), the CPU time
 
 ``--reference-paths``: every way to end listed with its facts from the
 state machine, per ending (``move_paths(memo=False)``, the reference of
-:meth:`lab.engine.Lab.observations`).  Each of the three timed runs starts
+:meth:`lab.engine.Lab.observations`).  ``--no-chain``: the moves obliged
+after a move followed after each of its endings (``move_paths(chain=False)``,
+the reference of :mod:`lab.chain`'s once per choice).  Each of the three timed runs starts
 from a lab of its own (no memo carried from one to the next).
 Both advice runs have an unbounded budget (every choice valued); the solver
 counts each asked for are printed.  ``paths`` is part of both advice times.
@@ -54,7 +56,7 @@ CASES = {
 }
 
 
-def run(name: str, plain: bool, memo: bool = True) -> dict:
+def run(name: str, plain: bool, memo: bool = True, chain: bool = True) -> dict:
     path, at, kind, plain_kind = CASES[name]
     log, rules = parse_log(str(ROOT / path))
     rep = replay(log, rules)
@@ -64,7 +66,8 @@ def run(name: str, plain: bool, memo: bool = True) -> dict:
     out: dict = {"case": name, "log": path, "after_move": at, "seat": mover, "kind": kind}
     t = time.process_time()
     listed = [c for c in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
-    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo)] if p]
+    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo, chain=chain)]
+             if p]
     out["paths_s"] = round(time.process_time() - t, 3)
     out["choices"] = len(legal)
     values = {}
@@ -75,7 +78,7 @@ def run(name: str, plain: bool, memo: bool = True) -> dict:
         turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
         t = time.process_time()
         adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals,
-                          memo=memo)
+                          memo=memo, chain=chain)
         out[f"{label}_s"] = round(time.process_time() - t, 3)
         out[f"{label}_counts"] = adv.counts
         out[f"{label}_solution_counted"] = sum(m.solution_bits is not None for m in adv.moves)
@@ -103,9 +106,12 @@ def main() -> None:
     ap.add_argument("--no-plain", action="store_true", help="skip the plain enumeration")
     ap.add_argument("--reference-paths", action="store_true",
                     help="list the ways to end with the state machine's facts per ending (move_paths(memo=False))")
+    ap.add_argument("--no-chain", action="store_true",
+                    help="follow the moves obliged after a move after each of its endings, not once per choice "
+                         "(move_paths(chain=False)), e.g. --case alibi-5p --no-plain --no-chain")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = [run(n, not args.no_plain, not args.reference_paths) for n in (args.case or list(CASES))]
+    rows = [run(n, not args.no_plain, not args.reference_paths, not args.no_chain) for n in (args.case or list(CASES))]
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -62,6 +62,8 @@ from ..spec.machine import Play, State
 from .alike import FEW, class_key, value_classes
 from .alike import completions as alike_completions
 from .bots import Turn
+from .chain import MAX_CHAIN, chain_shared, shared_ways
+from .chain import obliged as _obliged
 from .engine import Lab
 from .outcomes import count_shape, value_counted
 
@@ -70,8 +72,6 @@ __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_
 
 #: Paths (ways a move may end) followed per choice at most (beyond: the choice is left out, truncated).
 MAX_PATHS = 512
-#: Moves obliged right after a choice followed at most (a chain of players asked).
-MAX_CHAIN = 16
 #: Nodes of the search over which paths a world allows, per choice, at most.
 MAX_NODES = 20000
 #: Solutions left at most for the information about the solution when answers split them.
@@ -216,7 +216,7 @@ class _Mass:
 
 # -- paths ------------------------------------------------------------------------------------
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
-               limit: int = MAX_PATHS, memo: bool = True) -> list[Path] | None:
+               limit: int = MAX_PATHS, memo: bool = True, chain: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
     their player nothing to choose but outcomes.  Ways that differ only by those later
@@ -225,15 +225,22 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
 
     ``memo``: each observation's parts worked out once per the values of the parameters
     they read, for the endings from one state (:meth:`Lab.observations`); False: every
-    ending's facts by the state machine (the reference, the same paths)."""
+    ending's facts by the state machine (the reference, the same paths).  ``chain`` (with
+    ``memo``): when the moves obliged after the move are the same after each of its endings
+    (:func:`lab.chain.chain_shared`: nothing that decides them reads its outcomes), they are
+    followed once, after the first ending, and each ending takes them as they are; False:
+    followed after every ending (the reference, the same paths)."""
     out: list[Path] = []
     listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
     # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
     first = (alike_completions(lab, state, actor, kind, args) if memo
              else lab.completions(state, actor, kind, args, None, random.Random(0)))
-    stack = [(state, (p,), (), ()) for p in reversed(first)]
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
+    if memo and chain and lab.has_due and len(first) > 1 and chain_shared(lab, kind):
+        ways = shared_ways(lab, state, first, seat, limit, memos)
+        return None if ways is None else [Path(*w) for w in ways]
+    stack = [(state, (p,), (), ()) for p in reversed(first)]
     while stack:
         before, plays, facts, seen = stack.pop()
         play = plays[-1]
@@ -267,25 +274,19 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     return out
 
 
-def _obliged(lab: Lab, state: State) -> list[Play]:
-    """The completions of the moves the rules oblige the first due player to make now, when
-    none leaves that player a choice of their own (else nothing: the chain stops there)."""
-    due = lab.due(state)
-    if not due:
-        return []
-    who = due[0][0]
-    kinds = [k for p, k in due if p == who]
-    if any(lab.kinds[k].mover for k in kinds):
-        return []
-    out: list[Play] = []
-    for k in kinds:
-        out.extend(lab.completions(state, who, k, {}, None, random.Random(0)))
-    return out
-
-
 # -- values -----------------------------------------------------------------------------------
-def _key(facts: Iterable[Fact]) -> str:
-    return repr([f.formula for f in facts])
+def _key(facts: Iterable[Fact], reprs: dict[int, tuple[Any, str]] | None = None) -> str:
+    """The facts' formulas as one string (``repr`` of their list); ``reprs``: each formula's text
+    kept by its id for one caller's paths (which share their facts' objects)."""
+    if reprs is None:
+        return repr([f.formula for f in facts])
+    out = []
+    for f in facts:
+        found = reprs.get(id(f.formula))
+        if found is None or found[0] is not f.formula:
+            found = reprs[id(f.formula)] = (f.formula, repr(f.formula))
+        out.append(found[1])
+    return "[" + ", ".join(out) + "]"
 
 
 def _entropy(ps: Iterable[float]) -> float:
@@ -299,7 +300,8 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
     total = mass(base)
     if total == 0:
         return None
-    ckeys = [_key(p.facts) for p in paths]
+    reprs: dict[int, tuple[Any, str]] = {}
+    ckeys = [_key(p.facts, reprs) for p in paths]
     distinct = list(dict.fromkeys(ckeys))
     masses = {}
     for c in distinct:
@@ -307,7 +309,7 @@ def _distribution(base: Knowledge, mass: _Mass, paths: Sequence[Path],
             p = paths[ckeys.index(c)]
             conds[c] = mass.budget.know(base, p.facts)
         masses[c] = mass(conds[c])
-    seat_key = [_key(p.seen) for p in paths]
+    seat_key = [_key(p.seen, reprs) for p in paths]
     per_cond: dict[str, list[int]] = {}
     for i, c in enumerate(ckeys):
         per_cond.setdefault(c, []).append(i)
@@ -412,9 +414,10 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     # paths whose facts and view are the same are possible in the same worlds and look the same:
     # when each such class has as many paths, one path per class gives every look the same share
     classes: dict[tuple[str, str], list[Path]] = {}
+    reprs: dict[int, tuple[Any, str]] = {}
     for p in paths:
         if not any(f.formula == FALSE for f in p.facts):  # a path never possible weighs nothing
-            classes.setdefault((_key(p.facts), _key(p.seen)), []).append(p)
+            classes.setdefault((_key(p.facts, reprs), _key(p.seen, reprs)), []).append(p)
     if len({len(c) for c in classes.values()}) > 1:
         return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
     paths = [c[0] for c in classes.values()]
@@ -429,7 +432,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     def condition(k: Knowledge, facts: list[Fact]) -> Knowledge:
         return budget.charge(budget.know(k, facts))
 
-    keys = [_key(p.seen) for p in paths]
+    keys = [_key(p.seen, reprs) for p in paths]
     each_its_own = base.solution_count() == base.count()  # each world its own solution
     counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own)
     if counted is None:
@@ -450,7 +453,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
         mv.solution_bits = mv.bits
     elif counted.solution_bits is not None:
         mv.solution_bits = counted.solution_bits
-    elif solutions is not None and len(solutions) * len({_key(p.facts) for p in paths}) <= SOLUTION_BUDGET:
+    elif solutions is not None and len(solutions) * len({_key(p.facts, reprs) for p in paths}) <= SOLUTION_BUDGET:
         pending.append(_Pending(mv, base, paths, h_x, solutions))
     return mv
 
@@ -611,7 +614,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True,
-                alike: bool | None = None) -> Advice:
+                alike: bool | None = None, chain: bool = True) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -622,7 +625,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     drawn with ``seed`` (``Advice.sampled``).  ``marginals``: a move whose outcomes are the values
     of one count is valued from that count's marginal (:mod:`lab.outcomes`); False: every move by
     the reference path, one count per outcome (the two give the same values).  ``memo``: as
-    :func:`move_paths` (False: every ending's facts by the state machine, the same values).
+    :func:`move_paths` (False: every ending's facts by the state machine, the same values);
+    ``chain`` too (False: the moves obliged after a move followed after each of its endings).
     ``alike`` (``memo`` by default): of more than :data:`lab.alike.FEW` choices, those alike but
     for items interchangeable in the rules, the state and the seat's facts valued once per class
     (:func:`lab.alike.value_classes`; the same values)."""
@@ -655,7 +659,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
             for args in choices:  # the legal ones: the rules alone tell, no count needed
-                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo)
+                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain)
                 if paths is None:
                     truncated = True
                 elif paths:

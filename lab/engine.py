@@ -40,6 +40,7 @@ from __future__ import annotations
 import ast
 import itertools
 import random
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -936,24 +937,51 @@ class Lab:
         source, text and likelihood), each condition, fact, viewers, text and chosen_among
         worked out once per the values of the move parameters it reads (through the rule
         functions): ``memo`` is for the moves of one player from this one state (the several
-        endings of one move, their outcomes alone differing)."""
+        endings of one move, their outcomes alone differing).  A parameter a part reads only
+        to ask whether it is given (``move.x is none``, ``is not none``) counts by that alone
+        (a fact that says whether a card was shown, not which: one per answer, not per card).
+        Each observation's fact (or that its condition fails) is kept too, by what any of its
+        parts reads: one look-up per observation for an ending like one met before."""
         info = self.kinds[play.kind]
         if not info.observes:
             return []
+        args = self.machine._args(info.move, play)
+        whole = None
+        out = []
+        for ob, reads in _observation_reads(self, info):
+            union = reads[-1]
+            if union is None:
+                if whole is None:
+                    whole = repr(sorted(args.items()))
+                key: Any = ("observed", id(ob), source, whole)
+            else:
+                key = ("observed", id(ob), source, _read_key(args, union))
+            fact = memo.get(key, _NONE)
+            if fact is _NONE:
+                fact = memo[key] = self._observed(state, play, ob, reads, source, memo)
+            if fact is not None:
+                out.append(fact)
+        return out
+
+    def _observed(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
+                  memo: dict[Any, Any]) -> Fact | None:
+        """:meth:`observations`' fact of one observation ``ob`` of ``play`` (None: its condition
+        fails), each part by what it reads (``reads``: see :func:`_observation_reads`)."""
+        info = self.kinds[play.kind]
         m = self.machine
         env = self._actor_env(state, play.actor)
         args = m._args(info.move, play)
         where = f"{play.kind} observe"
         whole = None
 
-        def value(tag: str, expr: Any, read: tuple[str, ...] | None, run: Any) -> Any:
+        def value(tag: str, expr: Any, read: tuple[tuple[str, bool], ...] | None, run: Any) -> Any:
             nonlocal whole
             if read is None:
                 if whole is None:
                     whole = repr(sorted(args.items()))
                 key: Any = (tag, id(expr), whole)
             else:
-                key = (tag, id(expr), tuple(repr(args[n]) for n in read))
+                key = (tag, id(expr), _read_key(args, read))
             if key not in memo:
                 env["move"] = Namespace(args)
                 memo[key] = run(expr)
@@ -961,21 +989,19 @@ class Lab:
 
         truth = lambda e: m._truth(e, env, where)  # noqa: E731
         run = lambda e: m._run(e, env, where)  # noqa: E731
-        out = []
-        for (ob, rw, rf, rs), (rt, rc) in zip(info.obs_reads, info.obs_more_reads):
-            if ob.when is not None and not value("when", ob.when, rw, truth):
-                continue
-            fact = value("fact", ob.fact, rf, run)
-            if isinstance(fact, bool):
-                fact = Const(fact)
-            if not is_formula(fact):
-                raise RuleError(f"{where}: {ob.fact.source}: a fact must say something about hidden cards")
-            viewers = value("viewers", ob.seen_by, rs, lambda e: _viewers(run(e), state.players, where))
-            text = value("says", ob.says, rt, lambda t: t.render(env)) if ob.says is not None else None
-            likelihood = (value("among", ob, rc, lambda o: m._chosen_among(o, env, where))
-                          if ob.chosen_among is not None else None)
-            out.append(Fact(fact, viewers, source, text, likelihood))
-        return out
+        rw, rf, rs, rt, rc, _union = reads
+        if ob.when is not None and not value("when", ob.when, rw, truth):
+            return None
+        fact = value("fact", ob.fact, rf, run)
+        if isinstance(fact, bool):
+            fact = Const(fact)
+        if not is_formula(fact):
+            raise RuleError(f"{where}: {ob.fact.source}: a fact must say something about hidden cards")
+        viewers = value("viewers", ob.seen_by, rs, lambda e: _viewers(run(e), state.players, where))
+        text = value("says", ob.says, rt, lambda t: t.render(env)) if ob.says is not None else None
+        likelihood = (value("among", ob, rc, lambda o: m._chosen_among(o, env, where))
+                      if ob.chosen_among is not None else None)
+        return Fact(fact, viewers, source, text, likelihood)
 
     def complete(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
                  world: Mapping[str, str] | None, rng: random.Random) -> Play | None:
@@ -1050,6 +1076,75 @@ class Lab:
 
 
 _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
+
+
+_NONE = object()  # not in a memo
+#: lab -> id of an observation -> its parts' reads (see _observation_reads), worked out once per lab
+_OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
+
+
+def _read_key(args: Mapping[str, Any], read: tuple[tuple[str, bool], ...]) -> tuple[Any, ...]:
+    """What a part reads of the move's parameters: each one's value, or only whether it is given."""
+    return tuple(args[n] is None if given_only else repr(args[n]) for n, given_only in read)
+
+
+def _observation_reads(lab: Lab, info: KindInfo) -> list[tuple[Any, tuple[Any, ...]]]:
+    """Each observation of a kind with what its parts read: (condition, fact, viewers, text,
+    chosen_among, all of them), each a tuple of (parameter, whether only its being given is
+    read) or None (the whole move)."""
+    kept = _OBS_READS.setdefault(lab, {})
+    out = []
+    functions: dict[str, Expr] | None = None
+    for (ob, rw, rf, rs), (rt, rc) in zip(info.obs_reads, info.obs_more_reads):
+        found = kept.get(id(ob))
+        if found is None:
+            if functions is None:
+                functions = {name: fn.expr for name, fn in lab.rules.functions.items()}
+            says = tuple(ob.says.expressions()) if ob.says is not None else ()
+            parts = [(rw, (ob.when,)), (rf, (ob.fact,)), (rs, (ob.seen_by,)), (rt, says), (rc, (ob.chosen_among,))]
+            refined = [None if read is None else tuple((n, _given_only(exprs, n, functions)) for n in read)
+                       for read, exprs in parts]
+            union: tuple[tuple[str, bool], ...] | None = None
+            if all(r is not None for r in refined):
+                names = sorted({n for r in refined for n, _g in r})  # type: ignore[union-attr]
+                union = tuple((n, all(g for r in refined for m, g in r if m == n))  # type: ignore[union-attr]
+                              for n in names)
+            found = kept[id(ob)] = (*refined, union)
+        out.append((ob, found))
+    return out
+
+
+def _given_only(exprs: Iterable[Expr | None], name: str, functions: Mapping[str, Expr]) -> bool:
+    """Whether ``move.<name>`` is read, in these expressions and the rule functions they call,
+    only as ``move.<name> is none`` or ``is not none`` (False when unsure)."""
+    seen: set[str] = set()
+    todo = [e for e in exprs if e is not None]
+    while todo:
+        e = todo.pop()
+        try:
+            tree = ast.parse(e.source.strip(), mode="eval")
+        except (SyntaxError, ValueError):
+            return False
+        parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name) \
+                    and node.value.id == "move" and not _none_test(parent.get(node), node):
+                return False
+        for n in e.names:
+            if n in functions and n not in seen:
+                seen.add(n)
+                todo.append(functions[n])
+    return True
+
+
+def _none_test(node: Any, operand: Any) -> bool:
+    """Whether ``node`` is ``operand is none`` or ``operand is not none`` (either side)."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+        return False
+    left, right = node.left, node.comparators[0]
+    other = right if left is operand else left if right is operand else None
+    return other is not None and ((isinstance(other, ast.Name) and other.id == "none")
+                                  or (isinstance(other, ast.Constant) and other.value is None))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Every way a move may end (lab/advice.py move_paths) with each observation worked out once
-per the values of the parameters it reads (Lab.observations), against the reference: every
-ending's facts from the state machine (Machine.observations), on every legal choice of every
-kind open to the seat, in positions of every bundled rule file."""
+per the values of the parameters it reads (Lab.observations), and the moves obliged after it
+followed once when they are the same after each ending (lab/chain.py), against the reference:
+every ending's facts from the state machine (Machine.observations) and the obliged moves
+followed after every ending, on every legal choice of every kind open to the seat, in positions
+of every bundled rule file."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ import pytest
 
 from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab import advice
 from ruleslawyer.lab.advice import MAX_PATHS, move_paths
+from ruleslawyer.lab.chain import chain_shared
 from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
 from ruleslawyer.lab.suggest import position
+from ruleslawyer.spec.loader import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 #: (log, after move, whether the endings share most of their facts' work: a question's answers)
@@ -44,14 +49,17 @@ def test_memo_paths_equal_the_reference(log, at, shared):
     rep = replay(parsed, rules)
     lab = Lab(rules)
     state, mover, kinds = position(rep, lab, at)
-    ended = facts = 0
+    ended = facts = once = 0
     for kind in kinds:
         for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE):
             new = move_paths(lab, state, mover, kind, choice, mover)
             assert _paths(new) == _paths(move_paths(lab, state, mover, kind, choice, mover, memo=False)), choice
             ended += len(new or ())
             facts += sum(len(p.facts) for p in new or ())
+            once += bool(new) and lab.has_due and chain_shared(lab, kind) and len({repr(p.plays[0]) for p in new}) > 1
     assert ended > 0
+    if "perfect-alibi" in log and at > 6:  # a tile drawn after each question: followed once per question
+        assert once > 0
     if shared:  # each answer's facts worked out once for the cards that may be shown with it
         assert len(lab.observation_memo(state, mover)) < facts / 2
 
@@ -78,3 +86,81 @@ def test_a_tile_drawn_after_a_question_does_not_multiply_its_ways_to_end(log="pe
             tiles = len(lab.completions(lab.apply(state, own[0])[0].state, mover, "draw", {}, None, random.Random(0)))
             once_per_tile += len(own) * tiles > MAX_PATHS
     assert once_per_tile > 0
+
+
+def test_which_chains_are_shared_by_the_bundled_rule_files():
+    """From the rule files: a question's answer and card are written only into the record of
+    questions, which neither the tile drawn after it nor the guess due after a final question
+    reads (Perfect Alibi); the card shown writes nothing (Clue).  A tile's colour and symbol go
+    into the display the next draw reads; a guess or an accusation may end the game."""
+    alibi, clue = Lab(load_rules("perfect-alibi")), Lab(load_rules("clue"))
+    assert chain_shared(alibi, "ask") and chain_shared(clue, "show")
+    assert not chain_shared(alibi, "draw") and not chain_shared(alibi, "guess")
+    assert not chain_shared(clue, "accuse")
+
+
+#: A house rule where the tile is drawn only after an answer other than 0: the chain after a
+#: question then depends on its answer (some endings are followed by a draw, some not).
+DRAW_AFTER_ANSWER = """ruleslawyer: 1
+extends: perfect-alibi
+name: draw-after-answer
+change:
+  moves:
+    draw:
+      due: "turn if phase == 'assistants' and len(vars.chosen) == 0 and vars.setup_draws < params.display_size else (vars.to_draw if (move_number - 1) not in vars.questions or vars.questions[move_number - 1]['answer'] != 0 else none)"
+"""
+
+
+def test_a_chain_that_reads_the_answer_is_followed_per_ending(tmp_path, monkeypatch):
+    house = tmp_path / "h.yaml"
+    house.write_text(DRAW_AFTER_ANSWER)
+    parsed, rules = parse_log(str(ROOT / "examples" / "perfect-alibi/clean-3p.yaml"), house=(str(house),))
+    lab = Lab(rules)
+    assert not chain_shared(lab, "ask")
+    state, mover, _kinds = position(replay(parsed, rules), lab, 24)
+    choices = [c for c in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE)
+               if lab.completions(state, mover, "ask", c, None, random.Random(0))][:3]
+    assert choices
+    for choice in choices:
+        paths = move_paths(lab, state, mover, "ask", choice, mover)
+        assert _paths(paths) == _paths(move_paths(lab, state, mover, "ask", choice, mover, memo=False))
+        answers = {len(p.plays): p.plays[0].args["answer"] for p in paths}
+        assert answers[1] == 0 and answers[2] != 0  # no draw after 0, one after the others
+    # followed once (as if the analysis said so), every ending would take the first one's draw
+    monkeypatch.setattr(advice, "chain_shared", lambda lab, kind: True)
+    wrong = move_paths(lab, state, mover, "ask", choices[0], mover)
+    assert _paths(wrong) != _paths(move_paths(lab, state, mover, "ask", choices[0], mover, memo=False))
+
+
+def test_a_parameter_read_only_as_given_or_not_counts_by_that_alone():
+    """Perfect Alibi's question: whether a card was shown ("said_two_or_more(...) if move.shown is
+    not none else ...") reads the card shown only as given or not (its fact is worked out once per
+    answer, not per card); that the card lies in the target's hand reads which card."""
+    from ruleslawyer.lab.engine import _given_only
+    lab = Lab(load_rules("perfect-alibi"))
+    functions = {name: fn.expr for name, fn in lab.rules.functions.items()}
+    told, card = [ob for ob in lab.rules.moves["ask"].observe if "shown" in ob.fact.source]
+    assert _given_only([told.fact, told.when], "shown", functions)
+    assert not _given_only([card.fact], "shown", functions)
+    assert not _given_only([told.fact], "answer", functions)  # compared with 2 through a rule function
+
+
+def test_the_chain_followed_once_gives_up_where_the_reference_does():
+    """move_paths gives None past ``limit`` ways (or 4 × limit waiting on its stack): the walk
+    followed once per choice gives None for exactly the limits where the per-ending walk does."""
+    parsed, rules = parse_log(str(ROOT / "examples" / "perfect-alibi/clean-3p.yaml"))
+    lab = Lab(rules)
+    state, mover, _kinds = position(replay(parsed, rules), lab, 24)
+    choices = [c for c in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE)
+               if lab.completions(state, mover, "ask", c, None, random.Random(0))][:2]
+    assert chain_shared(lab, "ask")
+    gave_up = kept = 0
+    for choice in choices:
+        n = len(move_paths(lab, state, mover, "ask", choice, mover))
+        for limit in (1, n // 8, n // 5 - 1, n // 5, n // 4, n - 1, n):
+            new = move_paths(lab, state, mover, "ask", choice, mover, limit=limit)
+            assert _paths(new) == _paths(move_paths(lab, state, mover, "ask", choice, mover, limit=limit,
+                                                    chain=False)), (choice, limit)
+            gave_up += new is None
+            kept += new is not None
+    assert gave_up and kept

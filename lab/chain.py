@@ -1,0 +1,268 @@
+"""Whether the moves the rules oblige after a move are the same whatever its outcomes.
+
+After a move, the rules may oblige players to make moves that leave them
+nothing to choose but outcomes (``due:``); :func:`lab.advice.move_paths`
+follows that chain after every ending of a move.  The endings of one choice
+start from one state and differ only in their outcome parameters, so the
+states they lead to differ only in what the move's effects write from those
+outcomes.  When nothing that decides the chain reads any of that, the chain
+(its plays, their facts and the states between them) is the same after every
+ending: it can be worked out once per choice.
+
+:func:`chain_shared` answers that from the rule file alone, conservatively:
+
+* *tainted* — the parts of the state (``vars.NAME``, tokens, out, phase,
+  turn, ended) an effect of the move writes when the effect, or a ``when``
+  it stands under, reads an outcome parameter (or the whole move) or a part
+  already tainted; a token reveal taints the tokens always.  The effects of
+  the obliged kinds spread it the same way (a chain move copying a tainted
+  part), until nothing more is tainted.
+* *read* — what the chain reads: every obliged kind's ``due:``, its
+  requirements (the flow's too), its observations (condition, fact, viewers,
+  text, ``chosen_among``), its parameters' sizes and maximums, and whether
+  the game has ended.
+
+The chain is shared when nothing read is tainted.  Reads are found through
+the rule functions; ``vars`` read other than as ``vars.NAME`` counts as every
+variable; when unsure, not shared (the chain is then followed per ending).
+:func:`shared_ways` then follows the chain once, after the first ending, the
+way :func:`lab.advice.move_paths`' reference follows it after each (the same
+ways, in the same order, and None in the same cases).  Nothing here names a
+game.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import weakref
+from typing import Any, Iterable, Iterator, Mapping, Sequence, Tuple
+
+from ..spec.expr import Expr
+from ..spec.facts import Fact
+from ..spec.machine import Play, State
+from ..spec.model import Effect
+from .engine import Lab, _state_read, _state_written
+
+__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
+
+#: lab -> kind -> whether the chain after its endings is shared (the rule file decides: kept per lab)
+_KEPT: "weakref.WeakKeyDictionary[Lab, dict[str, bool]]" = weakref.WeakKeyDictionary()
+#: State names the rule language derives from a part of the state, beyond those _state_read knows.
+_DERIVED = {"next_active": "out", "active": "out"}
+_VARS = re.compile(r"\bvars\b")
+_VARS_FIELD = re.compile(r"\bvars\s*\.\s*[A-Za-z_]\w*")
+
+
+def chain_shared(lab: Lab, kind: str) -> bool:
+    """Whether every ending of a ``kind`` move (its outcomes alone differing, from one state)
+    is followed by the same obliged moves, with the same facts (see the module's docstring)."""
+    kept = _KEPT.setdefault(lab, {})
+    if kind not in kept:
+        kept[kind] = not _overlap(chain_reads(lab), tainted_by_outcomes(lab, kind))
+    return kept[kind]
+
+
+def tainted_by_outcomes(lab: Lab, kind: str) -> frozenset[str]:
+    """The parts of the state that may differ between the states after two endings of a ``kind``
+    move, or after the moves obliged after them."""
+    info = lab.kinds[kind]
+    outcome = {p.name for p in info.outcome} | {"*"}
+    tainted: set[str] = set()
+    due = [i.move for i in lab.kinds.values() if i.due is not None]
+    grew = True
+    while grew:
+        before = len(tainted)
+        _taint(lab, info.move.effects, tainted, outcome, False)
+        for move in due:
+            _taint(lab, move.effects, tainted, frozenset(), False)
+        grew = len(tainted) > before
+    return frozenset(tainted)
+
+
+def chain_reads(lab: Lab) -> frozenset[str]:
+    """The parts of the state whatever decides the obliged moves reads (``*``: unknown)."""
+    rules = lab.rules
+    out: set[str] = {"ended"}
+    for info in lab.kinds.values():
+        if info.due is None:
+            continue
+        move = info.move
+        exprs: list[Expr | None] = [info.due]
+        for req in (*rules.flow.requires, *move.requires):
+            exprs += [req.when, req.expr]
+        for ob in move.observe:
+            exprs += [ob.when, ob.fact, ob.seen_by, ob.chosen_among, ob.withdraws]
+            if ob.says is not None:
+                exprs += ob.says.expressions()
+        for p in move.params:
+            exprs += [p.size, p.max]
+        for e in exprs:
+            if e is not None:
+                out |= state_reads(lab, e)
+    return frozenset(out)
+
+
+def state_reads(lab: Lab, expr: Expr) -> set[str]:
+    """The parts of the state an expression reads, through the rule functions (``vars.*``: any
+    variable)."""
+    functions = {name: fn.expr for name, fn in lab.rules.functions.items()}
+    out: set[str] = set()
+    for e in _reached(expr, functions):
+        out |= {r for r in _state_read(e, {}) if r != "vars.*" or not _fields_only(e)}
+        out |= {part for name, part in _DERIVED.items() if name in e.names}
+        if "vars" in e.names and not _fields_only(e):
+            out.add("vars.*")
+    return out
+
+
+def _fields_only(e: Expr) -> bool:
+    """Whether every ``vars`` the expression's text names is read as ``vars.NAME``."""
+    return len(_VARS.findall(e.source)) == len(_VARS_FIELD.findall(e.source))
+
+
+def _reached(expr: Expr, functions: Mapping[str, Expr]) -> Iterator[Expr]:
+    """The expression and the bodies of every rule function it calls, directly or not."""
+    seen: set[str] = set()
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        yield e
+        for n in e.names:
+            if n in functions and n not in seen:
+                seen.add(n)
+                todo.append(functions[n])
+
+
+def _overlap(reads: Iterable[str], tainted: frozenset[str]) -> bool:
+    """Whether something read may be tainted (``vars.*`` read: any variable; ``*``: anything)."""
+    for r in reads:
+        if r == "*" or r in tainted or (r == "vars.*" and any(t.startswith("vars.") for t in tainted)):
+            return True
+    return False
+
+
+def _values(eff: Effect) -> list[Any]:
+    """The expressions an effect (not a ``when``) takes its values from."""
+    arg = eff.arg
+    if eff.verb in ("set", "add", "remove"):
+        return [e for _name, e in arg]
+    if eff.verb == "place_token":
+        return [e for e in arg if e is not None]
+    if isinstance(arg, Expr):
+        return [arg]
+    return []
+
+
+def _taint(lab: Lab, effects: Iterable[Effect], tainted: set[str], outcome: Any, under: bool) -> None:
+    """Add to ``tainted`` what ``effects`` write from an outcome or a tainted part (``under``:
+    they stand under a ``when`` that reads one)."""
+    def reads_tainted(e: Expr) -> bool:
+        return bool(lab._attrs(e) & outcome) or _overlap(state_reads(lab, e), frozenset(tainted))
+    for eff in effects:
+        if eff.verb == "when":
+            inner = under or reads_tainted(eff.arg)
+            _taint(lab, eff.then, tainted, outcome, inner)
+            _taint(lab, eff.otherwise, tainted, outcome, inner)
+            continue
+        changes = {w for w in _state_written([eff]) if w != "vars.*"}
+        if (under or eff.verb == "reveal_tokens" or any(reads_tainted(e) for e in _values(eff))
+                or (eff.verb in ("add", "remove") and changes & tainted)):
+            tainted |= changes
+
+
+# -- the walk ---------------------------------------------------------------------------------
+#: Moves obliged right after a choice followed at most (a chain of players asked).
+MAX_CHAIN = 16
+
+#: One way to end after a move: (the plays, every fact they let anyone observe, the seat's facts).
+Way = Tuple[Tuple[Play, ...], Tuple[Fact, ...], Tuple[Fact, ...]]
+
+
+def obliged(lab: Lab, state: State) -> list[Play]:
+    """The completions of the moves the rules oblige the first due player to make now, when
+    none leaves that player a choice of their own (else nothing: the chain stops there)."""
+    due = lab.due(state)
+    if not due:
+        return []
+    who = due[0][0]
+    kinds = [k for p, k in due if p == who]
+    if any(lab.kinds[k].mover for k in kinds):
+        return []
+    out: list[Play] = []
+    for k in kinds:
+        out.extend(lab.completions(state, who, k, {}, None, random.Random(0)))
+    return out
+
+
+def _memo_of(lab: Lab, state: State, memos: dict[int, tuple[State, dict[Any, Any]]]) -> dict[Any, Any]:
+    kept = memos.get(id(state))
+    if kept is None or kept[0] is not state:
+        kept = memos[id(state)] = (state, {})
+    return kept[1]
+
+
+def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
+                memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Way] | None:
+    """:func:`lab.advice.move_paths`' ways to end when the moves obliged after the move are the
+    same after each of its endings ``first`` (:func:`chain_shared`): followed once, after the
+    first ending, as the reference follows them (the same order, the same ways listed once);
+    each ending then takes them after its own facts.  None exactly when the reference gives
+    None: its stack and its list, at each point it checks them, are those of the walk after one
+    ending plus the endings still to come and the ways listed before.  ``memos``: the
+    observation memo of each state by its id (``state``'s among them)."""
+    tails, peak, peak_none = _tails(lab, state, first[0], seat, memos)
+    out: list[Way] = []
+    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    memo = _memo_of(lab, state, memos)
+    source = ("advice", 1)
+    for i, play in enumerate(first):
+        left = len(first) - i - 1  # the endings still on the reference's stack
+        new = tuple(lab.observations(state, play, source, memo))
+        seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        key = (repr(play), new, seen)
+        fresh = key not in listed
+        if peak is not None and left + len(out) + (peak if fresh else peak_none) > 4 * limit:
+            return None
+        if not fresh:
+            continue  # the same ending again: every way it ends is listed already
+        listed.add(key)
+        for plays, facts, tseen in tails:
+            out.append(((play,) + plays, new + facts, seen + tseen))
+        if len(out) > limit:
+            return None
+    return out
+
+
+def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple[State, dict[Any, Any]]]
+           ) -> tuple[list[Way], int | None, int | None]:
+    """The obliged moves after ``play`` from ``state``, as the reference walks them: each way,
+    listed once, as (its plays, facts and the seat's facts after ``play``'s); the most the
+    reference's stack plus its list grow by at a check within the walk, and the same with
+    nothing listed (None: no check, nothing obliged after ``play``)."""
+    after = lab.apply(state, play)[0].state
+    nxt = obliged(lab, after) if 1 < MAX_CHAIN else []  # (the ending is the first of the plays)
+    if not nxt:
+        return [((), (), ())], None, None
+    tails: list[Way] = []
+    listed: set[tuple[tuple[Fact, ...], tuple[Fact, ...]]] = set()
+    stack = [(after, (play, p), (), ()) for p in reversed(nxt)]
+    peak = peak_none = len(stack)
+    while stack:
+        before, plays, facts, seen = stack.pop()
+        new = tuple(lab.observations(before, plays[-1], ("advice", len(plays)), _memo_of(lab, before, memos)))
+        facts = facts + new
+        seen = seen + tuple(f for f in new if f.viewers is None or seat in f.viewers)
+        more: list[Play] = []
+        if len(plays) < MAX_CHAIN:
+            after = lab.apply(before, plays[-1])[0].state
+            more = obliged(lab, after)
+        if not more:
+            if (facts, seen) not in listed:
+                listed.add((facts, seen))
+                tails.append((plays[1:], facts, seen))
+            continue
+        for p in reversed(more):
+            stack.append((after, plays + (p,), facts, seen))
+        peak, peak_none = max(peak, len(stack) + len(tails)), max(peak_none, len(stack))
+    return tails, peak, peak_none
