@@ -69,12 +69,16 @@ def _unsafe(ch: str) -> bool:
             or ch in _BIDI_MARKS or ch in "\ufffe\uffff")
 
 
-UNSAFE = frozenset(chr(c) for c in range(0x110000) if _unsafe(chr(c)))
-_SHOWN = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in UNSAFE}
+@functools.cache
+def _tables() -> tuple[frozenset[str], dict[int, str]]:
+    """Every unsafe character, and the escape each is shown as: made when a test first asks
+    (half a second over every code point, which each test worker's collection paid before)."""
+    unsafe_chars = frozenset(chr(c) for c in range(0x110000) if _unsafe(chr(c)))
+    return unsafe_chars, {ord(c): f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in unsafe_chars}
 
 
 def unsafe(ch: str) -> bool:
-    return ch in UNSAFE
+    return ch in _tables()[0]
 
 
 def xml_char(ch: str) -> bool:
@@ -85,11 +89,11 @@ def xml_char(ch: str) -> bool:
 
 def shown(name: str) -> str:
     """A name as it must be shown: each unsafe character as a visible escape (``\\xNN``, ``\\uNNNN``)."""
-    return name.translate(_SHOWN)
+    return name.translate(_tables()[1])
 
 
 def assert_terminal_safe(text: str, what: str) -> None:
-    bad = sorted(f"U+{ord(c):04X}" for c in (set(text) & UNSAFE) - {"\n"})
+    bad = sorted(f"U+{ord(c):04X}" for c in (set(text) & _tables()[0]) - {"\n"})
     assert not bad, f"{what}: raw {', '.join(bad)} in the output"
 
 
