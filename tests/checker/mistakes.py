@@ -8,6 +8,8 @@ one-line items (``  - {...}``); ``index`` counts them from 0.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 
 MOVE = re.compile(r"^(\s*)- (\{.*\})\s*(#.*)?$")
@@ -82,3 +84,17 @@ def mutate(text: str, op: str, *args: object) -> str:
     else:
         raise ValueError(op)
     return "\n".join(lines) + "\n"
+
+
+@functools.lru_cache(maxsize=None)
+def _report(text: str, path: str, cwd: str):
+    from ruleslawyer.checker.check import check_text
+
+    return check_text(text, path)
+
+
+def checked(text: str, path: str):
+    """``check_text(text, path)`` made once per process (and working folder): test_one_mistake
+    and test_check_fix check the same mutated logs (the corpus's cases), the second reads the
+    first's report (a report and its diagnostics are never changed by the tests that read them)."""
+    return _report(text, path, os.getcwd())

@@ -22,7 +22,7 @@ from ruleslawyer.checker.cli import main
 from ruleslawyer.checker.logfix import fix_text
 
 from ..conftest import ROOT
-from .mistakes import mutate
+from .mistakes import checked, mutate
 from .test_one_mistake import CASES, PA_CASES, _id
 
 LA = Path("examples") / "lady-alice"
@@ -85,7 +85,7 @@ def test_every_single_mistake_with_a_sure_fix_checks_clean_once_fixed(case, monk
     path = (LA if case in CASES else PA) / f"{log}.yaml"
     clean = path.read_text()
     text = mutate(clean, *op)
-    report = check_text(text, str(path))
+    report = checked(text, str(path))  # the report test_one_mistake reads too
     fixed = fix_text(text, str(path), report.diagnostics)
     if _id(case) in NO_SURE_FIX:
         assert not fixed.made and not fixed.changed and report.diagnostics[0].fix is None, fixed.to_json()

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from ..conftest import cli
 
 LOG = """rules: clue
 variant: 3p
@@ -20,13 +19,11 @@ moves:
 def test_a_player_out_who_must_answer_is_listed_next(tmp_path):
     path = tmp_path / "out-answers.yaml"
     path.write_text(LOG)
-    done = subprocess.run([sys.executable, "-m", "ruleslawyer", "check", str(path)], capture_output=True,
-                          text=True, timeout=120)
+    done = cli("check", str(path))  # in this process: only the output and status are read
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no move is legal" not in done.stdout
     assert "{cannot: Ann}" in done.stdout and "{show: Ann" in done.stdout, done.stdout
     # and the answer is legal indeed: the log goes on clean with it
     path.write_text(LOG + "  - {cannot: Ann}\n")
-    done = subprocess.run([sys.executable, "-m", "ruleslawyer", "check", str(path)], capture_output=True,
-                          text=True, timeout=120)
+    done = cli("check", str(path))  # in this process: only the output and status are read
     assert done.returncode == 0 and "Ben" in done.stdout, done.stdout + done.stderr

@@ -16,7 +16,7 @@ import pytest
 from ruleslawyer.checker.check import check_text
 
 from ..conftest import ROOT
-from .mistakes import mutate
+from .mistakes import checked, mutate
 
 LA = Path("examples") / "lady-alice"
 
@@ -227,7 +227,7 @@ def test_one_mistake_gives_one_error(case, monkeypatch):
     monkeypatch.chdir(ROOT)
     log, op, code, line, hint = case
     path = LA / f"{log}.yaml"
-    report = check_text(mutate(path.read_text(), *op), str(path))
+    report = checked(mutate(path.read_text(), *op), str(path))
     assert [(d.code, d.position.line) for d in report.diagnostics] == [(code, line)], report.format_text()
     (d,) = report.diagnostics
     if hint is None:
@@ -241,7 +241,7 @@ def test_one_mistake_gives_one_error_in_perfect_alibi(case, monkeypatch):
     monkeypatch.chdir(ROOT)
     log, op, code, line, hint = case
     path = PA / f"{log}.yaml"
-    report = check_text(mutate(path.read_text(), *op), str(path))
+    report = checked(mutate(path.read_text(), *op), str(path))
     assert [(d.code, d.position.line) for d in report.diagnostics] == [(code, line)], report.format_text()
     if hint is not None:
         assert report.diagnostics[0].hint is not None and hint in report.diagnostics[0].hint, report.format_text()
@@ -276,5 +276,5 @@ def test_every_mutation_of_the_clean_logs_gives_few_errors(monkeypatch):
                     mutated = mutate(text, *op)
                 except ValueError:
                     continue
-                report = check_text(mutated, str(path))
+                report = checked(mutated, str(path))
                 assert len(report.errors) == 1, (log, op, report.format_text())

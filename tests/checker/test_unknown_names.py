@@ -21,8 +21,7 @@ from ruleslawyer.checker.check import check_text
 from ruleslawyer.checker.log import parse_log_text
 from ruleslawyer.spec.diagnostics import DiagnosticError
 
-from ..conftest import ROOT
-from ..hostile.hostile_helpers import run_cli
+from ..conftest import ROOT, cli
 from .mistakes import mutate
 
 LA = Path("examples") / "lady-alice"
@@ -188,11 +187,11 @@ def test_through_the_cli_exit_status_1_in_text_and_json(tmp_path, monkeypatch):
     log = tmp_path / "game.yaml"
     text = mutate((LA / "clean-4p.yaml").read_text(), "replace", 6, "Mary Kingsley", "Zzyzx Qwv")
     log.write_text(text)
-    result = run_cli("check", str(log))
+    result = cli("check", str(log))  # in this process: only the output and status are read
     assert result.returncode == 1, result.stdout + result.stderr
     assert "unusable input" not in result.stdout and "Traceback" not in result.stderr
     assert f"{log}:19:" in result.stdout and "error[LG110]" in result.stdout and "winner: Gordon" in result.stdout
-    result = run_cli("check", str(log), "--format", "json")
+    result = cli("check", str(log), "--format", "json")
     assert result.returncode == 1
     (out,) = json.loads(result.stdout) if result.stdout.lstrip().startswith("[") else [json.loads(result.stdout)]
     assert out["status"] == 1 and [d["code"] for d in out["diagnostics"]] == ["LG110"]

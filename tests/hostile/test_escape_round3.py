@@ -1,7 +1,9 @@
 """Issue 25, "everything shown is escaped for where it is shown": hostile names in every output.
 
 The red team's cases (``corpus/escape/``, the command each goes through in its
-README) run through the command line; then names made of every C0 and C1
+README) run through the command line (its ``main``, in this process: ``tests/conftest.py``'s
+``cli()`` writes to a strict UTF-8 stream as a child's pipe is, and a child would prove nothing
+more here; ``play`` and the lone surrogates keep a real one); then names made of every C0 and C1
 control, escape sequences, bidirectional overrides, separators, lone
 surrogates and markup are given to the players of a game of every rule file
 in ``rules/`` and go through the text, SVG, HTML and JSON outputs.
@@ -48,7 +50,8 @@ from ruleslawyer.spec.loader import rules_dir
 
 from ..checker.browser import Browser, find_browser
 from ..checker.reportdata import seat_steps
-from .hostile_helpers import CORPUS, ROOT, run_cli
+from ..conftest import cli
+from .hostile_helpers import CORPUS, ROOT
 
 CASES = CORPUS / "escape"
 GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
@@ -66,12 +69,16 @@ def _unsafe(ch: str) -> bool:
             or ch in _BIDI_MARKS or ch in "\ufffe\uffff")
 
 
-UNSAFE = frozenset(chr(c) for c in range(0x110000) if _unsafe(chr(c)))
-_SHOWN = {ord(c): f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in UNSAFE}
+@functools.cache
+def _tables() -> tuple[frozenset[str], dict[int, str]]:
+    """Every unsafe character, and the escape each is shown as: made when a test first asks
+    (half a second over every code point, which each test worker's collection paid before)."""
+    unsafe_chars = frozenset(chr(c) for c in range(0x110000) if _unsafe(chr(c)))
+    return unsafe_chars, {ord(c): f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" for c in unsafe_chars}
 
 
 def unsafe(ch: str) -> bool:
-    return ch in UNSAFE
+    return ch in _tables()[0]
 
 
 def xml_char(ch: str) -> bool:
@@ -82,11 +89,11 @@ def xml_char(ch: str) -> bool:
 
 def shown(name: str) -> str:
     """A name as it must be shown: each unsafe character as a visible escape (``\\xNN``, ``\\uNNNN``)."""
-    return name.translate(_SHOWN)
+    return name.translate(_tables()[1])
 
 
 def assert_terminal_safe(text: str, what: str) -> None:
-    bad = sorted(f"U+{ord(c):04X}" for c in (set(text) & UNSAFE) - {"\n"})
+    bad = sorted(f"U+{ord(c):04X}" for c in (set(text) & _tables()[0]) - {"\n"})
     assert not bad, f"{what}: raw {', '.join(bad)} in the output"
 
 
@@ -166,7 +173,7 @@ def test_the_corpus_lists_the_command_of_each_case():
 
 
 def test_esc_names_check_prints_the_next_player_escaped():
-    run = run_cli("check", str(CASES / "esc-names.yaml"))
+    run = cli("check", str(CASES / "esc-names.yaml"))
     assert run.returncode == 0, run.stdout + run.stderr
     assert_terminal_safe(run.stdout + run.stderr, "check")
     assert "next: move 3, \\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mCat to play" in run.stdout
@@ -175,7 +182,7 @@ def test_esc_names_check_prints_the_next_player_escaped():
 @pytest.mark.parametrize("args", [["show"], ["solve"], ["show", "--format", "json"], ["solve", "--format", "json"],
                                   ["check", "--format", "json"], ["show", "--at", "0", "--as", "Ann"]])
 def test_esc_names_show_and_solve_print_the_name_escaped(args):
-    run = run_cli(args[0], str(CASES / "esc-names.yaml"), *args[1:], env={"COLUMNS": "300"})
+    run = cli(args[0], str(CASES / "esc-names.yaml"), *args[1:], env={"COLUMNS": "300"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert_terminal_safe(run.stdout + run.stderr, " ".join(args))
     if "json" in args:
@@ -189,7 +196,7 @@ def test_esc_names_show_and_solve_print_the_name_escaped(args):
 
 @pytest.mark.parametrize("fmt", ["text", "json", "svg"])
 def test_esc_names_the_note_sheet_prints_the_name_escaped(fmt):
-    run = run_cli("show", str(CASES / "esc-names.yaml"), "--sheet", "--as", "Ann", "--format", fmt, env={"COLUMNS": "300"})
+    run = cli("show", str(CASES / "esc-names.yaml"), "--sheet", "--as", "Ann", "--format", fmt, env={"COLUMNS": "300"})
     assert run.returncode == 0, run.stdout + run.stderr
     assert_terminal_safe(run.stdout + run.stderr, f"show --sheet --format {fmt}")
     if fmt == "json":
@@ -202,7 +209,7 @@ def test_esc_names_the_note_sheet_prints_the_name_escaped(fmt):
 
 
 def test_svg_control_char_show_svg_is_well_formed():
-    run = run_cli("show", str(CASES / "svg-control-char.yaml"), "--format", "svg")
+    run = cli("show", str(CASES / "svg-control-char.yaml"), "--format", "svg")
     assert run.returncode == 0, run.stderr
     doc = xml.dom.minidom.parseString(run.stdout)
     players = [t.firstChild.data for t in doc.getElementsByTagName("text") if t.getAttribute("class") == "player"]
@@ -219,7 +226,7 @@ def _report_data(path: Path) -> dict[str, Any]:
 
 def test_report_comment_name_keeps_the_page_script(tmp_path):
     out = tmp_path / "c.html"
-    run = run_cli("report", str(CASES / "report-comment-name.yaml"), "-o", str(out))
+    run = cli("report", str(CASES / "report-comment-name.yaml"), "-o", str(out))
     assert run.returncode == 0, run.stderr
     data = _report_data(out)
     assert len(seat_steps(data)) == 3
@@ -233,7 +240,7 @@ def test_report_comment_name_keeps_the_page_script(tmp_path):
                                                 ("report-html-names-pa.yaml", ["--omniscient"], 62)])
 def test_the_corpus_reports_run_in_a_browser(tmp_path, case, flags, steps):
     out = tmp_path / "page.html"
-    run = run_cli("report", str(CASES / case), "-o", str(out), *flags, timeout=300)
+    run = cli("report", str(CASES / case), "-o", str(out), *flags)
     assert run.returncode == 0, run.stderr
     players = yaml.safe_load((CASES / case).read_text())["players"]
     _step_through(out, steps, players)
@@ -242,7 +249,7 @@ def test_the_corpus_reports_run_in_a_browser(tmp_path, case, flags, steps):
 @NO_BROWSER
 def test_the_logs_comments_are_text_in_the_page(tmp_path):
     out = tmp_path / "m.html"
-    run = run_cli("report", str(CASES / "report-comments.yaml"), "-o", str(out), timeout=300)
+    run = cli("report", str(CASES / "report-comments.yaml"), "-o", str(out))
     assert run.returncode == 0, run.stderr
     data = _report_data(out)
     assert data["comments"][1] == ["<img src=x onerror=\"document.title='PWNED'\"> & a bidi override \\u202e here",
@@ -288,7 +295,7 @@ def test_reports_of_every_game_with_hostile_names_run_in_a_browser(tmp_path, gam
     log = tmp_path / f"{game}.yaml"
     log.write_text(_hostile_log(game, names, 8))
     out = tmp_path / f"{game}.html"
-    run = run_cli("report", str(log), "-o", str(out), timeout=300)
+    run = cli("report", str(log), "-o", str(out))
     assert run.returncode == 0, run.stdout + run.stderr
     _report_data(out)
     _step_through(out, 9, names)
@@ -311,7 +318,7 @@ def test_prove_prints_a_property_file_escaped(tmp_path):
                     '"5 p.m.", compass]\n  values:\n    value: [1]\nproperties:\n  - id: never\n'
                     '    says: "says \\e[2J\\u202e[bold]<b>"\n    invariant: "vars.business_cards < 0"\n')
     for fmt in ("text", "json"):
-        run = run_cli("prove", "lady-alice", "--property", str(prop), "--depth", "0", "--format", fmt, timeout=300)
+        run = cli("prove", "lady-alice", "--property", str(prop), "--depth", "0", "--format", fmt)
         assert run.returncode == 1, run.stdout + run.stderr
         assert_terminal_safe(run.stdout + run.stderr, f"prove --format {fmt}")
         if fmt == "text":

@@ -96,8 +96,16 @@ def _cases(tmp_path):
     return cases
 
 
-def test_bad_input_to_the_lab_commands_is_exit_2_without_a_traceback(tmp_path):
-    results = run_cli_batch(_cases(tmp_path))
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> list[dict]:
+    """Every case run once, in one child (bounded as run_cli_batch says), for the three tests
+    below: each reads the runs it is about (a second run of the same command line in the same
+    folder would give the same output)."""
+    return run_cli_batch(_cases(tmp_path_factory.mktemp("lab-cli")))
+
+
+def test_bad_input_to_the_lab_commands_is_exit_2_without_a_traceback(batch):
+    results = batch
     for r in results:
         out = r["output"]
         assert r["status"] == 2, (r["argv"], r["status"], out)
@@ -107,19 +115,18 @@ def test_bad_input_to_the_lab_commands_is_exit_2_without_a_traceback(tmp_path):
         assert usage, (r["argv"], out)
 
 
-def test_lab_diagnostics_are_positioned(tmp_path):
-    argvs = [c for c in _cases(tmp_path) if not any(a in ("two", "0", "-1") for a in c)]
-    for r in run_cli_batch(argvs):
+def test_lab_diagnostics_are_positioned(batch):
+    for r in (r for r in batch if not any(a in ("two", "0", "-1") for a in r["argv"])):
         if r["output"].startswith("usage:"):
             continue  # argparse's own usage errors (a required option missing)
         assert POSITIONED.search(r["output"]), (r["argv"], r["output"])
 
 
-def test_a_bad_opening_is_refused_at_its_line_and_column(tmp_path):
+def test_a_bad_opening_is_refused_at_its_line_and_column(batch):
     """RL171, with the property file's name, a line and a column, and exit status 2."""
-    argvs = [c for c in _cases(tmp_path) if any("opening-" in a for a in c)]
-    assert len(argvs) == sum(name.startswith("opening-") for name in BAD_PROPERTY_FILES)
-    for r in run_cli_batch(argvs):
+    runs = [r for r in batch if any("opening-" in a for a in r["argv"])]
+    assert len(runs) == sum(name.startswith("opening-") for name in BAD_PROPERTY_FILES)
+    for r in runs:
         path = r["argv"][r["argv"].index("--property") + 1]
         assert r["status"] == 2, (r["argv"], r["output"])
         assert re.search(rf"^{re.escape(path)}:\d+:\d+: error\[RL171\]", r["output"], re.MULTILINE), \

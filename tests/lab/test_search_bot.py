@@ -38,14 +38,29 @@ def test_the_budget_is_counted_in_playouts():
     rules = load_rules("perfect-alibi", variant="3p")
     lab = Lab(rules)
     bots = parse_bots("search:iterations=2;floor=0.3,greedy", 3, rules=rules)
-    # Games of seed 11 until one decision is weighed (at most three): the count is per decision
-    # weighed, and one is enough to tell 2 playouts from any other number; the same budget is
-    # counted again over every bundled game in test_every_game.py.
-    for index in range(3):
-        play_game(lab, bots, 11, index, 200, track=False)
-        if bots[0].searched:
+    bot, choose = bots[0], bots[0].choose
+
+    class Weighed(Exception):
+        """The first decision weighed: the rest of its game counts nothing more."""
+
+    def stop_once_weighed(turn):
+        play = choose(turn)
+        if bot.searched:
+            raise Weighed
+        return play
+
+    bot.choose = stop_once_weighed  # type: ignore[method-assign]
+    # Games of seed 11 until one decision is weighed (at most three), stopped right after it: the
+    # count is per decision weighed, and one is enough to tell 2 playouts from any other number;
+    # the same budget is counted again over every bundled game in test_every_game.py.  From the
+    # game of index 1: that of index 0 (40 moves, 5 s of CPU) weighs none, and the one of index 1
+    # does at the bot's 19th move.
+    for index in range(1, 4):
+        try:
+            play_game(lab, bots, 11, index, 200, track=False)
+        except Weighed:
             break
-    assert bots[0].searched > 0 and bots[0].playouts == 2 * bots[0].searched
+    assert bot.searched == 1 and bot.playouts == 2 * bot.searched
 
 
 def test_race_and_moves_read_back():

@@ -262,8 +262,7 @@ def test_clue_log_solved_with_the_option_on_weighs_the_suggesters_shown_cards():
     ("\"count(hand(actor), vars.asking['cards']) - 1\"", "a choice among fewer than one possibility"),
 ], ids=["not a count", "a choice among 0 where the fact holds"])
 def test_a_chosen_among_the_engines_cannot_use_is_a_diagnostic_not_a_traceback(tmp_path, chosen, says):
-    import subprocess
-    import sys
+    from ..conftest import cli
 
     text = (ROOT / "rules/clue.yaml").read_text()
     old = "chosen_among: \"count(hand(actor), vars.asking['cards']) if options.shown_card == 'uniform' else none\""
@@ -273,8 +272,7 @@ def test_a_chosen_among_the_engines_cannot_use_is_a_diagnostic_not_a_traceback(t
     (tmp_path / "clue.yaml").write_text(text.replace(old, f"chosen_among: {chosen}"))
     log = (ROOT / "examples/clue/clean-3p.yaml").read_text().replace("rules: clue\n", "rules: clue.yaml\n")
     (tmp_path / "game.yaml").write_text(log)
-    run = subprocess.run([sys.executable, "-m", "ruleslawyer", "solve", str(tmp_path / "game.yaml"), "--as", "Ann",
-                          "--at", "14"], capture_output=True, text=True, timeout=120)
+    run = cli("solve", str(tmp_path / "game.yaml"), "--as", "Ann", "--at", "14")  # only output and status read
     said = run.stderr + run.stdout
     assert "Traceback" not in said
     assert "error[RL900]" in said and says in said
