@@ -7,8 +7,10 @@ of every bundled rule file."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,17 +44,27 @@ def _paths(paths):
                                        for p in paths]
 
 
-@pytest.mark.parametrize("log, at, shared", POSITIONS)
-@pytest.mark.heavy
-def test_memo_paths_equal_the_reference(log, at, shared):
+@functools.cache
+def _listed(log: str, at: int) -> tuple[Lab, Any, str, dict[str, list[tuple[dict, Any]]]]:
+    """The lab, the state after move ``at`` of ``log``, the mover, and for each kind open to the
+    mover every choice with its ways to end as :func:`move_paths` lists them (shipped path)."""
     parsed, rules = parse_log(str(ROOT / "examples" / log))
     rep = replay(parsed, rules)
     lab = Lab(rules)
     state, mover, kinds = position(rep, lab, at)
+    listed = {kind: [(choice, move_paths(lab, state, mover, kind, choice, mover))
+                     for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
+              for kind in kinds}
+    return lab, state, mover, listed
+
+
+@pytest.mark.parametrize("log, at, shared", POSITIONS)
+@pytest.mark.heavy
+def test_memo_paths_equal_the_reference(log, at, shared):
+    lab, state, mover, listed = _listed(log, at)
     ended = facts = once = 0
-    for kind in kinds:
-        for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE):
-            new = move_paths(lab, state, mover, kind, choice, mover)
+    for kind, choices in listed.items():
+        for choice, new in choices:
             assert _paths(new) == _paths(move_paths(lab, state, mover, kind, choice, mover, memo=False)), choice
             ended += len(new or ())
             facts += sum(len(p.facts) for p in new or ())
@@ -69,16 +81,12 @@ def test_a_tile_drawn_after_a_question_does_not_multiply_its_ways_to_end(log="pe
     deal: the question's ways to end are its own completions (the rule checks of the question
     alone), each listed once, not once per tile.  Counted per tile, some questions here had more
     than MAX_PATHS ways and were never valued (advice listed only guesses)."""
-    parsed, rules = parse_log(str(ROOT / "examples" / log))
-    rep = replay(parsed, rules)
-    lab = Lab(rules)
-    state, mover, _kinds = position(rep, lab, at)
+    lab, state, mover, listed = _listed(log, at)  # the listing the test above checks, made once
     once_per_tile = 0
-    for choice in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE):
+    for choice, paths in listed["ask"]:
         own = lab.completions(state, mover, "ask", choice, None, random.Random(0))
         if not own:
             continue
-        paths = move_paths(lab, state, mover, "ask", choice, mover)
         assert paths is not None and len(paths) == len(own), choice
         assert [p.plays[0] for p in paths] == own
         if any(len(p.plays) > 1 for p in paths):  # a tile is drawn after it (not after every question)
