@@ -646,6 +646,13 @@ class Lab:
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return _maximal(found)
 
+    def claim_reads_outcome(self, kind: str) -> bool:
+        """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
+        the move as a whole): else the mover's choices alone tell what it asserts."""
+        info = self.kinds[kind]
+        read = self._attrs(info.move.claims)
+        return "*" in read or bool(read & {p.name for p in info.outcome})
+
     @staticmethod
     def _as_chosen(info: KindInfo, world: Mapping[str, str] | None) -> bool:
         """Whether a move of this kind is complete and legal as the mover chose it: no
