@@ -539,7 +539,8 @@ class GreedyBot(InformedBot):
         try:
             advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES,
                                  kinds=others if split else None)
-            certain = self._certain_claim(turn, claiming) if split else None
+            # the claims' checks kept to what the advice left of its budget of solver counts
+            certain = self._certain_claim(turn, claiming, advice.budget - advice.counts) if split else None
         except AdviceError:
             return InformedBot.choose(self, turn)
         turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
@@ -566,18 +567,21 @@ class GreedyBot(InformedBot):
             return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
         return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
 
-    def _certain_claim(self, turn: Turn, kinds: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    def _certain_claim(self, turn: Turn, kinds: Sequence[str], budget: int) -> tuple[str, dict[str, Any]] | None:
         """The first claim, of the choices :func:`lab.advice.value_moves` would draw of these
         kinds (the same draws, in the same order), that the bot's filters allow, that some
         way of ending makes legal, and whose claim the bot's knowledge forces (it
         holds in every world): the claim the advice would rank first, with a chance of 1.  The ways
         of ending are listed only for a claim found certain from the mover's choices alone
-        (when the claim reads no outcome: else for each)."""
-        from .advice import AdviceError, _Bases, _bare_claim, _choices, move_paths  # advice imports this module
+        (when the claim reads no outcome: else for each).  ``budget``: knowledges counted at
+        most besides the bot's own (past it, the claims left are not looked at: none found)."""
+        from .advice import AdviceError, _Bases, _bare_claim, _choices, _Spent, move_paths  # advice imports this module
 
         lab, view, state, actor = turn.lab, turn.view, turn.state, turn.actor
         if view is None:
             return None
+
+        counted: set[int] = {id(view)}
 
         def certain(claim: Any) -> bool:
             """Whether the claim holds in every world of the bot's knowledge: as many worlds with
@@ -585,6 +589,10 @@ class GreedyBot(InformedBot):
             fact = Fact(claim)
             base = bases.for_facts([fact])
             with_it = base.with_fact(fact)
+            new = {id(base), id(with_it)} - counted
+            if len(counted) - 1 + len(new) > budget:
+                raise _Spent
+            counted.update(new)
             return with_it.consistent() and with_it.count() == base.count()
         try:
             bases = _Bases(view)
@@ -604,6 +612,8 @@ class GreedyBot(InformedBot):
                     claim = lab.machine.claim(state, paths[0].plays[0])
                     if claim is not None and certain(claim):
                         return kind, args
+        except _Spent:
+            return None
         except SolverError as exc:
             raise AdviceError(f"the solver cannot count these worlds exactly: {exc}") from None
         return None

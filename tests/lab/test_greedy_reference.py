@@ -47,7 +47,7 @@ class _Compared(GreedyBot):
             copy = dataclasses.replace(turn, rng=random.Random(), cache={})
             copy.rng.setstate(state)
             advice.value_moves(copy, max_choices=self.choices, silent_choices=SILENT_CHOICES, kinds=others)
-            type(self).pairs.append((expected, self._certain_claim(copy, claiming)))
+            type(self).pairs.append((expected, self._certain_claim(copy, claiming, advice.MAX_COUNTS)))
         return super().choose(turn)
 
 
