@@ -17,11 +17,10 @@ import pytest
 
 from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
-from ruleslawyer.lab.bots import parse_bots
 from ruleslawyer.lab.engine import Lab
-from ruleslawyer.lab.game import game_rng, opening, play_game, seat_names
 from ruleslawyer.lab.suggest import position
 from ruleslawyer.spec.loader import load_rules, rules_dir
+from tests.lab.test_draw import game_states
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
@@ -36,26 +35,6 @@ CHOICES = 40  # mover's choices compared per kind and state, at most (beyond: a 
 
 def _key(plays):
     return [(p.kind, p.actor, sorted((k, repr(v)) for k, v in p.args.items())) for p in plays]
-
-
-def _game_states(lab: Lab):
-    """The states of a random game that seldom claims (so that it lasts), and its deal."""
-    players = seat_names(lab.rules.param("players"))
-    states = []
-    original = lab.apply
-
-    def apply(state, play):
-        states.append(state)
-        return original(state, play)
-    lab.apply = apply  # type: ignore[method-assign]
-    try:
-        claims = [k for k, info in lab.kinds.items() if info.claims]
-        spec = "random" + (":" + ";".join(f"{k}=0.02" for k in claims) if claims else "")
-        play_game(lab, parse_bots(spec, len(players), list(lab.rules.moves)), SEED, INDEX, MOVES, track=False)
-    finally:
-        del lab.apply
-    world, _setup = opening(lab, players, game_rng(SEED, INDEX))
-    return states, world
 
 
 def _compare(lab: Lab, ref: Lab, states, world, rng: random.Random) -> tuple[int, int, set[str]]:
@@ -89,7 +68,7 @@ def _compare(lab: Lab, ref: Lab, states, world, rng: random.Random) -> tuple[int
 def test_pruned_completions_equal_the_reference_in_a_random_game(game, variant, house):
     rules = load_rules(game, variant=variant, house=house)
     lab, ref = Lab(rules), Lab(rules, reference=True)
-    states, world = _game_states(lab)
+    states, world = game_states(lab, MOVES, SEED, INDEX)
     compared, listed, several = _compare(lab, ref, states, world, random.Random(f"{game}{house}"))
     joint = any(len(info.outcome) > 1 for info in lab.kinds.values())
     assert compared > 100 and listed > 100 and (several or not joint), (compared, listed, several)
@@ -112,7 +91,7 @@ def test_a_deductions_accusation_lists_each_verdict_once():
     0 smiles, the uncovered ones); a hand count of what the pruned search must list."""
     rules = load_rules("lady-alice", variant="4p")
     lab, ref = Lab(rules), Lab(rules, reference=True)
-    states, world = _game_states(lab)
+    states, world = game_states(lab, MOVES, SEED, INDEX)
     seen = 0
     for state in states:
         for actor, kinds in lab.actors(state).items():
