@@ -25,6 +25,10 @@
 A specification names a bot per seat, comma-separated, the last repeated
 for the remaining seats: ``random``, ``informed``, ``informed:0.5``, ``greedy:risk=0.8``
 (temperature), ``random:end=0.05`` (kind weights).
+
+One piece (over 800 lines): each bot builds on the one before it (informed on random's
+filters and fallbacks, greedy on informed's claims and candidates) and the specification's
+parser makes them all; split, each part would reach into the others' private helpers.
 """
 
 from __future__ import annotations
