@@ -25,6 +25,10 @@
 A specification names a bot per seat, comma-separated, the last repeated
 for the remaining seats: ``random``, ``informed``, ``informed:0.5``, ``greedy:risk=0.8``
 (temperature), ``random:end=0.05`` (kind weights).
+
+One piece (over 800 lines): each bot builds on the one before it (informed on random's
+filters and fallbacks, greedy on informed's claims and candidates) and the specification's
+parser makes them all; split, each part would reach into the others' private helpers.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..solver.engine import Knowledge
+from ..solver.errors import SolverError
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, negate
 from ..spec.machine import Play, State
@@ -509,6 +514,9 @@ class GreedyBot(InformedBot):
     risk: float = 1.0
     choices: int = GREEDY_CHOICES
     temperature: float = 0.0
+    #: every claim valued in full by the advice, as every other move (the reference the
+    #: cheaper way of :meth:`_certain_claim` is tested equal to)
+    reference: bool = False
     name = "greedy"
 
     def spec(self) -> str:
@@ -524,11 +532,24 @@ class GreedyBot(InformedBot):
             claim = self.certain_claim(turn)
             if claim is not None:
                 return claim
+        lab = turn.lab
+        claiming = [k for k in turn.kinds if lab.kinds[k].claims]
+        others = [k for k in turn.kinds if not lab.kinds[k].claims]
+        # a claim is made only when certain (risk 1) while other moves are open: what the bot
+        # reads of its claims is then only whether one is certain (not their information);
+        # the claims' choices are drawn after the others' (as the advice draws them)
+        split = not self.reference and self.risk >= 1 and claiming and others \
+            and turn.kinds == others + claiming
         try:
-            advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES)
+            advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES,
+                                 kinds=others if split else None)
+            # the claims' checks kept to what the advice left of its budget of solver counts
+            certain = self._certain_claim(turn, claiming, advice.budget - advice.counts) if split else None
         except AdviceError:
             return InformedBot.choose(self, turn)
         turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
+        if certain is not None:
+            return self._made(turn, *certain)
         moves = [m for m in advice.moves if self.allows(turn, m.kind, m.args)]
         claims = [m for m in moves if m.right is not None]
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
@@ -549,6 +570,57 @@ class GreedyBot(InformedBot):
         if best_claim is not None and not any(not turn.lab.kinds[k].claims for k in turn.kinds):
             return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
         return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
+
+    def _certain_claim(self, turn: Turn, kinds: Sequence[str], budget: int) -> tuple[str, dict[str, Any]] | None:
+        """The first claim, of the choices :func:`lab.advice.value_moves` would draw of these
+        kinds (the same draws, in the same order), that the bot's filters allow, that some
+        way of ending makes legal, and whose claim the bot's knowledge forces (it
+        holds in every world): the claim the advice would rank first, with a chance of 1.  The ways
+        of ending are listed only for a claim found certain from the mover's choices alone
+        (when the claim reads no outcome: else for each).  ``budget``: knowledges counted at
+        most besides the bot's own (past it, the claims left are not looked at: none found)."""
+        from .advice import AdviceError, _Bases, _bare_claim, _choices, _Spent, move_paths  # advice imports this module
+
+        lab, view, state, actor = turn.lab, turn.view, turn.state, turn.actor
+        if view is None:
+            return None
+
+        counted: set[int] = {id(view)}
+
+        def certain(claim: Any) -> bool:
+            """Whether the claim holds in every world of the bot's knowledge: as many worlds with
+            it as without (counted where the advice counts the claim's chance)."""
+            fact = Fact(claim)
+            base = bases.for_facts([fact])
+            with_it = base.with_fact(fact)
+            new = {id(base), id(with_it)} - counted
+            if len(counted) - 1 + len(new) > budget:
+                raise _Spent
+            counted.update(new)
+            return with_it.consistent() and with_it.count() == base.count()
+        try:
+            bases = _Bases(view)
+            ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
+            for kind in kinds:
+                bare = not lab.claim_reads_outcome(kind)
+                choices, _cut = _choices(lab, state, actor, kind, self.choices, turn.rng, ruled_out)
+                for args in choices:
+                    if not self.allows(turn, kind, args):
+                        continue
+                    claim = _bare_claim(lab, state, actor, kind, args) if bare else None
+                    if claim is not None and not certain(claim):
+                        continue  # not certain, whatever the outcomes
+                    paths = move_paths(lab, state, actor, kind, args, actor)
+                    if not paths:
+                        continue
+                    claim = lab.machine.claim(state, paths[0].plays[0])
+                    if claim is not None and certain(claim):
+                        return kind, args
+        except _Spent:
+            return None
+        except SolverError as exc:
+            raise AdviceError(f"the solver cannot count these worlds exactly: {exc}") from None
+        return None
 
     def _made(self, turn: Turn, kind: str, args: Mapping[str, Any]) -> Play | None:
         """The move with these choices, its outcomes filled in from the true deal (None when

@@ -101,6 +101,9 @@ class KindInfo:
     # ``free`` as one function of the environment: the index of the first that fails, or -1
     # (requirements that "the game has not ended" settles left out)
     free_failing: Any = None
+    # rule functions (not pure) that read none of the outcomes: within one choice of the mover's
+    # from one state, a call's value depends on its arguments alone (see Lab._combined)
+    choice_fns: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -115,11 +118,16 @@ def _components(p: MoveParam) -> tuple[str, ...]:
 class Lab:
     """Legal moves of a rule set for bots and searches (one per rule set; cached)."""
 
-    def __init__(self, rules: Ruleset, machine: Machine | None = None, verify: bool = False):
+    def __init__(self, rules: Ruleset, machine: Machine | None = None, verify: bool = False,
+                 reference: bool = False):
         """``verify``: check every completed move in full once more (the staged checks
-        of :meth:`completions` already cover every requirement)."""
+        of :meth:`completions` already cover every requirement).  ``reference``:
+        :meth:`completions` checks every combination of outcome values in turn, each
+        requirement and fact by the state machine (the reference the pruned search that
+        serves otherwise is tested equal to)."""
         self.rules = rules
         self.verify = verify
+        self.reference = reference
         self.machine = machine or Machine(rules)
         self._req_ok = self.machine.holds  # (when, expr, env, where) -> bool
         self._obs_ok = self.machine.fact_holds  # (when, fact, env, where, world) -> bool
@@ -149,6 +157,7 @@ class Lab:
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
         self._wrapped: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # see _adopt()
         self._checks: dict[tuple[str, bool, frozenset[str]], list[_Stage]] = {}  # see _checks_of()
+        self._joint: dict[tuple[Any, ...], list[_Stage]] = {}  # see _joint_checks(), _single_checks()
         self._firsts: dict[tuple[tuple[int, int, str], ...], Any] = {}  # see _first_failing()
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
@@ -245,6 +254,8 @@ class Lab:
             mover_names = {p.name for p in info.mover}
             info.settling = {name: fact for name, fact in facts.items() if attrs(fact) <= mover_names | {name}}
             info.blank = {**{p.name: None for p in outcome}, **{p.name: None for p in info.mover}}
+            info.choice_fns = tuple(name for name, e in functions.items() if name not in self._pure
+                                    and not attrs(e, frozenset({name})) & names)
             info.zeros = {p.name: 0 for p in outcome if p.type == "count"}
             self.kinds[kind] = info
         self.end_labels = declared_ends(rules)
@@ -587,8 +598,10 @@ class Lab:
         and one more is kept instead).
 
         Each outcome's values are first filtered by the requirements and facts that
-        read it alone; then their combinations by those that read several; the
-        move kept is then checked in full.
+        read it alone; then their combinations by those that read several, each
+        checked as soon as the last outcome it reads has a value, the checks of one
+        outcome as one generated function (:meth:`_combined`; with ``reference``, every
+        combination checked in turn by the state machine: the same completions).
         """
         info = self.kinds[kind]
         if self._as_chosen(info, world):
@@ -598,8 +611,12 @@ class Lab:
             return []
         base, env, every = found_axes
         axes: list[tuple[str, list[Any]]] = []
-        for p, values in zip(info.outcome, every):
-            kept = [v for v in values if self._fits(state, actor, info, p.name, v, base, env, world)]
+        singles = None if self.reference else self._single_checks(kind, world is not None)
+        for i, (p, values) in enumerate(zip(info.outcome, every)):
+            if singles is None:
+                kept = [v for v in values if self._fits(state, actor, info, p.name, v, base, env, world)]
+            else:
+                kept = self._fitting(p.name, values, singles[i], base, env, world)
             if not kept:
                 return []
             axes.append((p.name, kept))
@@ -611,6 +628,8 @@ class Lab:
             r = rng or random.Random(0)
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
+        elif not self.reference:
+            return _maximal(self._combined(info, axes, base, env, world))
         elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
         else:
@@ -627,6 +646,13 @@ class Lab:
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return _maximal(found)
+
+    def claim_reads_outcome(self, kind: str) -> bool:
+        """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
+        the move as a whole): else the mover's choices alone tell what it asserts."""
+        info = self.kinds[kind]
+        read = self._attrs(info.move.claims)
+        return "*" in read or bool(read & {p.name for p in info.outcome})
 
     @staticmethod
     def _as_chosen(info: KindInfo, world: Mapping[str, str] | None) -> bool:
@@ -887,6 +913,100 @@ class Lab:
 
         go(0, ())
         return out
+
+    def _single_checks(self, kind: str, observed: bool) -> list["_Stage"]:
+        """Per outcome, the checks that read it alone (the requirements, then, in a known
+        deal, the facts) as one generated function each: what :meth:`_fits` checks."""
+        key = (kind, observed, "single")
+        found = self._joint.get(key)
+        if found is None:
+            info = self.kinds[kind]
+            found = self._joint[key] = [
+                self._stage(info.single_reqs[p.name], info.obs_single[p.name] if observed else ())
+                for p in info.outcome]
+        return found
+
+    def _fitting(self, name: str, values: list[Any], checks: "_Stage", base: Mapping[str, Any],
+                 env: dict[str, Any], world: Mapping[str, str] | None) -> list[Any]:
+        """The values of one outcome that pass the checks that read it alone (:meth:`_fits`,
+        each check a generated function of :meth:`_single_checks`)."""
+        if not checks.reqs and not checks.facts:
+            return list(values)
+        full = dict(base)
+        env["move"] = Namespace.of(full)  # follows the value given
+        first, facts = checks.first, checks.facts
+        kept = []
+        for v in values:
+            full[name] = v
+            if first(env) < 0 and (not facts or self._failing_fact(facts, env, world) is None):
+                kept.append(v)
+        return kept
+
+    def _joint_checks(self, kind: str, observed: bool) -> list["_Stage"]:
+        """Per outcome, the checks of several outcomes for which it is the last one read (the
+        requirements, then, in a known deal, the facts), as :meth:`_checks_of` makes them."""
+        key = (kind, observed)
+        found = self._joint.get(key)
+        if found is None:
+            info = self.kinds[kind]
+            found = self._joint[key] = [
+                self._stage([(w, e, where) for w, e, where, _rw, _re in reqs],
+                            [(w, f, where) for w, f, where, _rw, _rf in facts] if observed else ())
+                for reqs, facts in zip(info.joint_stages, info.obs_stages)]
+        return found
+
+    def _combined(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
+                  env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
+        """Every combination of outcome values (each value already through the checks that
+        read its outcome alone) that passes the checks of several outcomes, in the order
+        :func:`itertools.product` lists them, with its move: a search that gives each outcome
+        its values in turn and makes, as each gets one, the checks for which it is the last
+        outcome read (:meth:`_joint_checks`: one generated function each)."""
+        stages = self._joint_checks(info.name, world is not None)
+        full = dict(base)
+        env["move"] = Namespace.of(full)  # follows the values given
+        found: list[tuple[tuple[Any, ...], Play]] = []
+        kept = [(name, env[name]) for name in info.choice_fns if name in env]
+        try:
+            for name, fn in kept:  # calls kept by their arguments while the choice is explored
+                env[name] = _remembered(fn)[0]
+            self._combine_all(info, axes, full, stages, env, world, found)
+        finally:
+            for name, fn in kept:
+                env[name] = fn
+        return found
+
+    def _combine_all(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], full: dict[str, Any],
+                     stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
+                     found: list[tuple[tuple[Any, ...], Play]]) -> None:
+        """:meth:`_combined`'s search, what it finds added to ``found``."""
+        if not axes:  # no outcome: the checks of the whole move, once (a stage of its own)
+            checks = stages[0] if stages else None
+            if checks is None or (checks.first(env) < 0 and self._failing_fact(checks.facts, env, world) is None):
+                found.append(((), Play(info.name, env["actor"], {k: x for k, x in full.items() if x is not None})))
+            return
+        self._combine(0, [n for n, _v in axes], [v for _n, v in axes], full, stages, env, world,
+                      (), info.name, found)
+
+    def _combine(self, i: int, names: list[str], values: list[list[Any]], full: dict[str, Any],
+                 stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
+                 chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]]) -> None:
+        """:meth:`_combined`'s search from outcome ``i`` on (a method: a closure that calls
+        itself would be a cycle for the garbage collector)."""
+        name, checks = names[i], stages[i]
+        first, facts = checks.first, checks.facts
+        plain = not checks.reqs and not facts
+        last = i == len(names) - 1
+        actor = env["actor"]
+        for v in values[i]:
+            full[name] = v
+            if not plain and (first(env) >= 0 or (facts and self._failing_fact(facts, env, world) is not None)):
+                continue
+            if last:
+                found.append((chosen + (v,), Play(kind, actor, {k: x for k, x in full.items() if x is not None})))
+            else:
+                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found)
+        full[name] = None
 
     def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
         """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
@@ -1165,14 +1285,14 @@ def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
     """The completions that no other extends (the same values, and a value where one is left out)."""
     if all(None not in combo for combo, _p in found):
         return [p for _c, p in found]
+    keys = [tuple(None if v is None else repr(v) for v in combo) for combo, _p in found]
     covered: set[tuple[Any, ...]] = set()
-    for combo, _p in found:
-        given = [i for i, v in enumerate(combo) if v is not None]
+    for key in keys:
+        given = [i for i, v in enumerate(key) if v is not None]
         for k in range(len(given)):
             for keep in itertools.combinations(given, k):
-                covered.add(tuple(repr(combo[i]) if i in keep else None for i in range(len(combo))))
-    return [p for combo, p in found
-            if tuple(None if v is None else repr(v) for v in combo) not in covered]
+                covered.add(tuple(key[i] if i in keep else None for i in range(len(key))))
+    return [p for key, (_c, p) in zip(keys, found) if key not in covered]
 
 
 def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:

@@ -1,0 +1,108 @@
+"""Every completion of a move's outcomes (``Lab.completions``) by the search that prunes,
+its checks generated functions, against the reference (``Lab(reference=True)``: every
+combination of outcome values checked in turn by the state machine, requirement by
+requirement): the same completions in the same order, with the deal known and without.
+
+Positions: every state of a random game of each rule file in ``rules/`` (and of house rules
+that add outcomes or checks), and every state of the bundled clean logs the advice tests
+use; in each, every legal choice of every kind open to every player (the mover's choices
+listed by ``Lab.mover_choices``; sampled where there are more than ``CHOICES``)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.checker.log import parse_log
+from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab.engine import Lab
+from ruleslawyer.lab.suggest import position
+from ruleslawyer.spec.loader import load_rules, rules_dir
+from tests.lab.test_draw import game_states
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
+HOUSES = [("lady-alice", "3p", ["unlimited-cards"]), ("lady-alice", "5p", ["two-counters"]),
+          ("perfect-alibi", "3p", ["rival"]), ("perfect-alibi", "5p", ["unforgiving"]),
+          ("clue", "3p", ["shown-at-random"])]
+LOGS = [("perfect-alibi/clean-3p.yaml", 24), ("perfect-alibi/clean-5p.yaml", 13),
+        ("lady-alice/clean-4p.yaml", 4), ("clue/clean-3p.yaml", 3)]
+SEED, INDEX, MOVES = 5, 0, 80
+CHOICES = 40  # mover's choices compared per kind and state, at most (beyond: a sample)
+
+
+def _key(plays):
+    return [(p.kind, p.actor, sorted((k, repr(v)) for k, v in p.args.items())) for p in plays]
+
+
+def _compare(lab: Lab, ref: Lab, states, world, rng: random.Random) -> tuple[int, int, set[str]]:
+    """Every legal choice (or a sample) of every open kind of every player, in every state:
+    the completions of both labs equal.  (choices compared, completions listed, kinds with
+    several outcomes met)"""
+    compared = listed = 0
+    several: set[str] = set()
+    for state in states:
+        for actor, kinds in lab.actors(state).items():
+            for kind in kinds:
+                choices = list(lab.mover_choices(state, actor, kind))
+                if not choices:
+                    choices = [lab.sample_args(state, actor, kind, rng) for _ in range(CHOICES)]
+                elif len(choices) > CHOICES:
+                    choices = rng.sample(choices, CHOICES)
+                for args in choices:
+                    for seen in (world, None):
+                        new = lab.completions(state, actor, kind, args, seen, random.Random(0))
+                        old = ref.completions(state, actor, kind, args, seen, random.Random(0))
+                        assert _key(new) == _key(old), (kind, args, seen is None)
+                        listed += len(new)
+                        if new and len(lab.kinds[kind].outcome) > 1:
+                            several.add(kind)
+                    compared += 1
+    return compared, listed, several
+
+
+@pytest.mark.parametrize("game,variant,house", [(g, None, []) for g in GAMES] + HOUSES)
+@pytest.mark.heavy
+def test_pruned_completions_equal_the_reference_in_a_random_game(game, variant, house):
+    rules = load_rules(game, variant=variant, house=house)
+    lab, ref = Lab(rules), Lab(rules, reference=True)
+    states, world = game_states(lab, MOVES, SEED, INDEX)
+    compared, listed, several = _compare(lab, ref, states, world, random.Random(f"{game}{house}"))
+    joint = any(len(info.outcome) > 1 for info in lab.kinds.values())
+    assert compared > 100 and listed > 100 and (several or not joint), (compared, listed, several)
+
+
+@pytest.mark.parametrize("log, at", LOGS)
+@pytest.mark.heavy
+def test_pruned_completions_equal_the_reference_in_the_logs(log, at):
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab, ref = Lab(rules), Lab(rules, reference=True)
+    state, _mover, _kinds = position(rep, lab, at)
+    compared, listed, _several = _compare(lab, ref, [state], None, random.Random(log))
+    assert compared > 0 and listed > 0
+
+
+def test_a_deductions_accusation_lists_each_verdict_once():
+    """Lady Alice 4 players, the rulebook's accusation (three clues, one per category): by
+    the rules each verdict of 0 to 3 smiles is a way it may end (covered clues none or, at
+    0 smiles, the uncovered ones); a hand count of what the pruned search must list."""
+    rules = load_rules("lady-alice", variant="4p")
+    lab, ref = Lab(rules), Lab(rules, reference=True)
+    states, world = game_states(lab, MOVES, SEED, INDEX)
+    seen = 0
+    for state in states:
+        for actor, kinds in lab.actors(state).items():
+            if "accuse" not in kinds:
+                continue
+            for args in list(lab.mover_choices(state, actor, "accuse"))[:20]:
+                new = lab.completions(state, actor, "accuse", args, None, random.Random(0))
+                assert _key(new) == _key(ref.completions(state, actor, "accuse", args, None, random.Random(0)))
+                smiles = [p.args["smiles"] for p in new]
+                assert smiles == sorted(set(smiles)), new  # one completion per verdict, in order
+                assert set(smiles) == set(range(len(args["clues"]) + 1)), new
+                assert all(p.args.get("covers") in (None, []) for p in new if p.args["smiles"] > 0), new
+                seen += 1
+    assert seen > 0
