@@ -59,7 +59,7 @@ from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
-from .alike import FEW, class_key, value_classes
+from .alike import FEW, class_key, first_completion, value_classes
 from .alike import completions as alike_completions
 from .bots import Turn
 from .chain import MAX_CHAIN, chain_shared, shared_ways
@@ -171,6 +171,29 @@ class MoveValue:
                 "bits": self.bits, "solution_bits": self.solution_bits, "right": self.right,
                 "wrong": self.wrong, "worlds_left": self.worlds_left, "legal": self.legal,
                 "exact": self.exact, "world_kind": self.world_kind, "counted_by": self.counted_by, "answers": [a.to_json() for a in self.answers]}
+
+
+def _later(name: str) -> property:
+    """A field of a choice valued as its class's first (:func:`_alike_value`) worked out when
+    first read: ``_later`` holds what works it out."""
+    own = "_" + name
+
+    def get(self: MoveValue) -> Any:
+        later = self.__dict__.get("_later")
+        if later and name in later:
+            self.__dict__[own] = later.pop(name)()
+        return self.__dict__[own]
+
+    def put(self: MoveValue, value: Any) -> None:
+        later = self.__dict__.get("_later")
+        if later:
+            later.pop(name, None)
+        self.__dict__[own] = value
+    return property(get, put)
+
+
+MoveValue.play = _later("play")  # type: ignore[assignment]
+MoveValue.answers = _later("answers")  # type: ignore[assignment]
 
 
 @dataclass
@@ -587,7 +610,9 @@ class _Choice:
     index: int
     kind: str
     args: dict[str, Any]
-    paths: list[Path]
+    paths: list[Path] | None       # None: alike to ``first``, its paths listed only when asked
+    key: str | None = None         # its class of choices alike (lab/alike.py), when classes are used
+    first: "_Choice | None" = None  # the choice of its class whose paths were listed
 
 
 def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
@@ -652,42 +677,56 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         rng = turn.rng
         ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
         every: list[_Choice] = []
+        facts = getattr(turn.view, "facts", None)
+        classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None else []
         for kind in kinds or turn.kinds:
             info = lab.kinds[kind]
             silent = not info.claims and not info.observes and not lab.has_due
             cap = min(max_choices, silent_choices) if silent and silent_choices else max_choices
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
+            firsts: dict[str, _Choice | None] = {}  # class -> its first choice listed (None: not legal)
+            cut_classes: set[str] = set()  # classes whose first had too many paths
             for args in choices:  # the legal ones: the rules alone tell, no count needed
+                key = class_key(classes, kind, args) if classes and len(choices) > FEW else None
+                if key is not None and key in firsts:  # alike to one listed: as legal, paths when asked
+                    of = firsts[key]
+                    if of is not None:
+                        every.append(_Choice(len(every), kind, args, None, key, of))
+                    elif key in cut_classes:
+                        truncated = True
+                    continue
                 paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain)
+                first = _Choice(len(every), kind, args, paths, key) if paths else None
+                if key is not None:
+                    firsts[key] = first
                 if paths is None:
                     truncated = True
-                elif paths:
-                    every.append(_Choice(len(every), kind, args, paths))
+                    if key is not None:
+                        cut_classes.add(key)
+                elif first is not None:
+                    every.append(first)
         order = list(every)
         random.Random(seed).shuffle(order)  # a prefix of a random order: a uniform sample
         listed: dict[int, list[frozenset[str]] | None] = {}
-        facts = getattr(turn.view, "facts", None)
-        classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None \
-            and len(every) > FEW else []
-        valued_as: dict[str, tuple[_Choice, MoveValue | str | None]] = {}  # class -> its first valued
+        valued_as: dict[str, MoveValue | str | None] = {}  # class -> the value of its first listed
         copies: list[tuple[MoveValue, MoveValue]] = []
+        lister = _Lister(lab, state, turn.actor, seat, memo, chain)
         for c in order:
-            key = class_key(classes, c.kind, c.args) if classes else None
-            first = valued_as.get(key) if key is not None else None
             got: MoveValue | str | None
-            if first is not None and (not isinstance(first[1], MoveValue)
-                                      or len(first[0].paths) == len(c.paths)):
-                got = _alike_value(first[0], first[1], c)
-                if isinstance(got, MoveValue):
-                    copies.append((got, first[1]))  # type: ignore[arg-type]
+            if c.key is not None and c.key in valued_as:
+                got = _alike_value(c.first or c, valued_as[c.key], c, lister)
             else:
                 try:
-                    got = _one(turn, c, bases, mass, listed, pending, marginals)
+                    got = _one(turn, c.first or c, bases, mass, listed, pending, marginals)
                 except _Spent:
                     break
-                if key is not None:
-                    valued_as[key] = (c, got)
+                if c.key is not None:
+                    valued_as[c.key] = got
+                    if c.first is not None:
+                        got = _alike_value(c.first, got, c, lister)
+            if c.first is not None and isinstance(got, MoveValue):
+                copies.append((got, valued_as[c.key]))  # type: ignore[arg-type,index]
             valued += 1
             if got == "hopeless":
                 hopeless += 1
@@ -706,18 +745,46 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                   solution_uncounted=uncounted, counts=spent.used, budget=limit)
 
 
-def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice) -> MoveValue | str | None:
+@dataclass(frozen=True)
+class _Lister:
+    """What lists a choice's paths and first completion, for a choice valued as its class's first."""
+
+    lab: Lab
+    state: State
+    actor: str
+    seat: str
+    memo: bool
+    chain: bool
+
+    def paths(self, kind: str, args: Mapping[str, Any]) -> list[Path]:
+        return move_paths(self.lab, self.state, self.actor, kind, args, self.seat, memo=self.memo,
+                          chain=self.chain) or []
+
+    def play(self, kind: str, args: Mapping[str, Any]) -> Play:
+        return first_completion(self.lab, self.state, self.actor, kind, args)
+
+
+def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice,
+                 lister: _Lister) -> MoveValue | str | None:
     """The value of ``c``, alike to ``first`` but for interchangeable items (lab/alike.py):
     the same numbers, its own choices, completion and answers' words (its paths are the
-    first's renamed, in the same order: each answer is the same paths')."""
-    if not isinstance(value, MoveValue):
+    first's renamed, in the same order: each answer is the same paths').  The words are
+    named when the answers are first read (``c``'s paths listed then, not before), its completion
+    when it is first read."""
+    if not isinstance(value, MoveValue) or c is first:
         return value
+    answers = value.answers
+    first_paths = first.paths or []
 
     def says(p: Path) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
-    words = {says(p): says(q) for p, q in zip(first.paths, c.paths)}
-    return replace(value, args=dict(c.args), play=c.paths[0].plays[0],
-                   answers=[Answer(words.get(a.says, a.says), a.probability, a.worlds_left) for a in value.answers])
+
+    def named() -> list[Answer]:
+        words = {says(p): says(q) for p, q in zip(first_paths, c.paths or lister.paths(c.kind, c.args))}
+        return [Answer(words.get(a.says, a.says), a.probability, a.worlds_left) for a in answers]
+    out = replace(value, args=dict(c.args), play=value.play, answers=[])
+    out.__dict__["_later"] = {"answers": named, "play": lambda: lister.play(c.kind, c.args)}
+    return out
 
 
 def _rank(moves: list[MoveValue]) -> str:

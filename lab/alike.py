@@ -30,7 +30,7 @@ from ..spec.expr import Expr
 from ..spec.machine import Play, State
 from .engine import Lab, _flat
 
-__all__ = ["class_key", "completions", "interchangeable", "kept_groups", "value_classes"]
+__all__ = ["class_key", "completions", "first_completion", "interchangeable", "kept_groups", "value_classes"]
 
 
 #: choices of one state and player listed directly before the classes are looked for (finding
@@ -228,17 +228,35 @@ def kept_groups(lab: Lab, state: State, actor: str) -> list[tuple[str, ...]]:
     return list(alike.classes())
 
 
-def _forward(classes: Iterable[tuple[str, ...]], args: Mapping[str, Any]) -> dict[str, str]:
+#: id of a list of classes -> (it, each item's class by position): a few kept, for :func:`_forward`
+_INDEX: dict[int, tuple[list[tuple[str, ...]], dict[str, int]]] = {}
+
+
+def _index(classes: list[tuple[str, ...]]) -> dict[str, int]:
+    found = _INDEX.get(id(classes))
+    if found is None or found[0] is not classes:
+        if len(_INDEX) > 8:
+            _INDEX.clear()
+        found = _INDEX[id(classes)] = (classes, {x: i for i, g in enumerate(classes) for x in g})
+    return found[1]
+
+
+def _forward(classes: list[tuple[str, ...]], args: Mapping[str, Any]) -> dict[str, str]:
     """A permutation within each class taking the items ``args`` names (in order of first
     appearance) to the class's first ones (only the items it moves)."""
+    index = _index(classes)
+    used: dict[int, list[str]] = {}
+    for name in sorted(args):
+        for x in _flat(args[name]):
+            i = index.get(x)
+            if i is not None:
+                got = used.setdefault(i, [])
+                if x not in got:
+                    got.append(x)
     forward: dict[str, str] = {}
-    for g in classes:
-        members = set(g)
-        used = list(dict.fromkeys(x for name in sorted(args) for x in _flat(args[name]) if x in members))
-        if not used:
-            continue
-        rest = [x for x in g if x not in used]
-        for x, y in zip(used + rest, g):
+    for i, got in used.items():
+        g = classes[i]
+        for x, y in zip(got + [x for x in g if x not in got], g):
             if x != y:
                 forward[x] = y
     return forward
@@ -284,3 +302,23 @@ def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
         return list(found)
     back = {y: x for x, y in forward.items()}
     return [Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) for p in found]
+
+
+
+def first_completion(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> Play:
+    """The first of :func:`completions` of a choice (the same play): its class's completions
+    listed once, and only the first renamed."""
+    alike = _alike(lab)
+    alike.for_state(state, actor)
+    alike.calls += 1
+    if not alike.classes():
+        return lab.completions(state, actor, kind, args, None, random.Random(0))[0]
+    forward = _forward(alike.kept, args)
+    canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
+    key = (kind, repr(sorted(canonical.items())))
+    found = alike.listed.get(key)
+    if found is None:
+        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
+    p = found[0]
+    back = {y: x for x, y in forward.items()}
+    return Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) if back else p
