@@ -280,8 +280,23 @@ def value_classes(lab: Lab, state: State, actor: str, facts: Iterable[Any]) -> l
 def class_key(classes: list[tuple[str, ...]], kind: str, args: Mapping[str, Any]) -> str:
     """The same text for two choices when a permutation within ``classes`` takes one to the
     other: the choice with the items it names renamed to each class's first ones."""
-    forward = _forward(classes, args)
-    return repr((kind, sorted(((k, _rename(v, forward)) for k, v in args.items()), key=lambda t: t[0])))
+    index = _index(classes)
+    named: dict[str, str] = {}  # each item named -> its class's next first one (as :func:`_forward`)
+    taken: dict[int, int] = {}
+    parts: list[tuple[str, Any]] = []
+    for k in sorted(args):
+        v = args[k]
+        leaves = [v] if isinstance(v, str) else v if isinstance(v, (list, tuple)) else None
+        if leaves is None or not all(isinstance(x, (str, int)) for x in leaves):
+            forward = _forward(classes, args)  # values of other shapes: renamed by the walk
+            return repr((kind, [(k, _rename(args[k], forward)) for k in sorted(args)]))
+        for x in leaves:
+            if isinstance(x, str) and x not in named and x in index:
+                i = index[x]
+                n = taken.get(i, 0)
+                named[x], taken[i] = classes[i][n], n + 1
+        parts.append((k, _rename(v, named)))
+    return repr((kind, parts))
 
 
 def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:

@@ -4,6 +4,7 @@ positions of every bundled rule file; and the groups against the rule files read
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -94,6 +95,13 @@ def _turn(log: str, at: int):
     return Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
 
 
+def _same(x, y, where):
+    if isinstance(y, float):
+        assert x is not None and abs(x - y) < 1e-9, (where, x, y)
+    else:
+        assert x == y, (where, x, y)
+
+
 def _values(advice):
     return {repr((m.kind, sorted(m.args.items()))): m for m in advice.moves}
 
@@ -103,6 +111,7 @@ def _values(advice):
     ("lady-alice/clean-4p.yaml", 4, "accuse"),     # after a suspicion: four clues covered
     ("lady-alice/clean-3p.yaml", 0, "suspect"),
     ("clue/clean-3p.yaml", 3, None),               # every kind open: questions and the accusation
+    ("perfect-alibi/rulebook-cook.yaml", 1, None), # nothing alike: every choice listed and valued
 ])
 def test_values_once_per_class_equal_every_choice_valued(log, at, kind):
     from ruleslawyer.lab.advice import value_moves
@@ -115,13 +124,33 @@ def test_values_once_per_class_equal_every_choice_valued(log, at, kind):
     a, b = _values(shared), _values(each)
     assert a.keys() == b.keys() and len(a) > 0
     assert (shared.hopeless, shared.choices, shared.valued) == (each.hopeless, each.choices, each.valued)
-    for k, m in a.items():
+    for k, m in a.items():  # every field of every value, the answers' words and completion read last
         n = b[k]
-        assert m.play == n.play and m.args == n.args, k
-        for field in ("bits", "solution_bits", "right", "wrong", "worlds_left", "legal"):
-            x, y = getattr(m, field), getattr(n, field)
-            assert (x is None) == (y is None) and (x is None or abs(x - y) < 1e-9), (k, field, x, y)
+        for f in dataclasses.fields(n):
+            if f.name not in ("answers", "play"):
+                _same(getattr(m, f.name), getattr(n, f.name), (k, f.name))
+        assert m.play == n.play, k
         assert [(s.says, s.worlds_left) for s in m.answers] == [(s.says, s.worlds_left) for s in n.answers], k
         assert all(abs(s.probability - t.probability) < 1e-9 for s, t in zip(m.answers, n.answers)), k
     if kind == "suspect" and at == 0:  # the classes: far fewer counts than choices valued
         assert shared.counts < each.counts / 10
+
+
+def test_paths_listed_once_per_class_until_the_words_are_read(monkeypatch):
+    # Lady Alice 4p, the start: 4,096 suspicions, one clue of each category; the seat's
+    # facts name one clue (its own card), so each choice's class is told by whether it names
+    # that clue: 2 classes, 2 choices' paths listed; the others' when their answers are read
+    from ruleslawyer.lab import advice
+
+    calls = []
+    real = advice.move_paths
+
+    def counted(*a, **k):
+        calls.append(a[4])
+        return real(*a, **k)
+    monkeypatch.setattr(advice, "move_paths", counted)
+    turn = _turn("lady-alice/clean-4p.yaml", 0)
+    got = advice.value_moves(turn, max_choices=MAX_ENUMERATE, kinds=["suspect"], budget=10 ** 7)
+    assert len(got.moves) == 4096 and len(calls) == 2
+    assert got.moves[5].answers and len(calls) == 3
+    assert got.moves[5].answers and len(calls) == 3  # worked out once
