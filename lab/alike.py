@@ -299,6 +299,23 @@ def class_key(classes: list[tuple[str, ...]], kind: str, args: Mapping[str, Any]
     return repr((kind, parts))
 
 
+def _class_listed(alike: _Alike, lab: Lab, state: State, actor: str, kind: str,
+                  args: Mapping[str, Any]) -> tuple[list[Play], dict[str, str]]:
+    """The completions of the choice of ``args``'s class that names each class's first items
+    (listed once), and the items to rename back (to ``args``'s)."""
+    forward = _forward(alike.kept, args)
+    canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
+    key = (kind, repr(sorted(canonical.items())))
+    found = alike.listed.get(key)
+    if found is None:
+        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
+    return found, {y: x for x, y in forward.items()}
+
+
+def _back(p: Play, back: Mapping[str, str]) -> Play:
+    return Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) if back else p
+
+
 def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:
     """:meth:`Lab.completions` of a choice (no deal known), listed once per class of choices
     alike but for interchangeable items and renamed (see the module's docstring)."""
@@ -307,17 +324,8 @@ def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
     alike.calls += 1
     if alike.calls <= FEW or not alike.classes():  # a few choices of a state: not worth the classes
         return lab.completions(state, actor, kind, args, None, random.Random(0))
-    forward = _forward(alike.kept, args)
-    canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
-    key = (kind, repr(sorted(canonical.items())))
-    found = alike.listed.get(key)
-    if found is None:
-        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
-    if not forward:
-        return list(found)
-    back = {y: x for x, y in forward.items()}
-    return [Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) for p in found]
-
+    found, back = _class_listed(alike, lab, state, actor, kind, args)
+    return [_back(p, back) for p in found]
 
 
 def first_completion(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> Play:
@@ -328,12 +336,5 @@ def first_completion(lab: Lab, state: State, actor: str, kind: str, args: Mappin
     alike.calls += 1
     if not alike.classes():
         return lab.completions(state, actor, kind, args, None, random.Random(0))[0]
-    forward = _forward(alike.kept, args)
-    canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
-    key = (kind, repr(sorted(canonical.items())))
-    found = alike.listed.get(key)
-    if found is None:
-        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
-    p = found[0]
-    back = {y: x for x, y in forward.items()}
-    return Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) if back else p
+    found, back = _class_listed(alike, lab, state, actor, kind, args)
+    return _back(found[0], back)
