@@ -11,6 +11,7 @@ sample of the choices drawn with ``--seed``, said so in the text and the JSON).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 from typing import Any
 
@@ -83,9 +84,11 @@ def run_suggest(args: argparse.Namespace) -> int:
     lab, advice, after = advise(args.log, rep, args.at, args.viewer, budget, seed or 0)
     top = args.top or TOP
     if args.format == "json":
-        out = {"rules": rules.canonical_name, "after_move": after, **advice.to_json()}
+        # only the moves listed are written (a move valued as its class's first names its
+        # answers' words when they are read: lab/advice.py)
+        out = {"rules": rules.canonical_name, "after_move": after,
+               **dataclasses.replace(advice, moves=advice.moves[:top]).to_json()}
         out["listed"] = min(top, len(advice.moves))
-        out["moves"] = out["moves"][:top]
         print(json_text(out, indent=1, default=str))
     else:
         width = terminal_width()
