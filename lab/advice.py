@@ -653,8 +653,9 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     :func:`move_paths` (False: every ending's facts by the state machine, the same values);
     ``chain`` too (False: the moves obliged after a move followed after each of its endings).
     ``alike`` (``memo`` by default): of more than :data:`lab.alike.FEW` choices, those alike but
-    for items interchangeable in the rules, the state and the seat's facts valued once per class
-    (:func:`lab.alike.value_classes`; the same values)."""
+    for items interchangeable in the rules, the state and the seat's facts listed and valued once
+    per class (:func:`lab.alike.value_classes`; the same values), the others' completion and
+    answers' words worked out when first read."""
     lab, state = turn.lab, turn.state
     alike = memo if alike is None else alike
     seat = turn.actor if seat is None else seat
@@ -711,11 +712,13 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         listed: dict[int, list[frozenset[str]] | None] = {}
         valued_as: dict[str, MoveValue | str | None] = {}  # class -> the value of its first listed
         copies: list[tuple[MoveValue, MoveValue]] = []
-        lister = _Lister(lab, state, turn.actor, seat, memo, chain)
+
+        def listing(kind: str, args: Mapping[str, Any]) -> list[Path]:  # a choice's paths, when asked
+            return move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain) or []
         for c in order:
             got: MoveValue | str | None
             if c.key is not None and c.key in valued_as:
-                got = _alike_value(c.first or c, valued_as[c.key], c, lister)
+                got = _alike_value(c.first or c, valued_as[c.key], c, turn, listing)
             else:
                 try:
                     got = _one(turn, c.first or c, bases, mass, listed, pending, marginals)
@@ -724,7 +727,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 if c.key is not None:
                     valued_as[c.key] = got
                     if c.first is not None:
-                        got = _alike_value(c.first, got, c, lister)
+                        got = _alike_value(c.first, got, c, turn, listing)
             if c.first is not None and isinstance(got, MoveValue):
                 copies.append((got, valued_as[c.key]))  # type: ignore[arg-type,index]
             valued += 1
@@ -745,27 +748,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                   solution_uncounted=uncounted, counts=spent.used, budget=limit)
 
 
-@dataclass(frozen=True)
-class _Lister:
-    """What lists a choice's paths and first completion, for a choice valued as its class's first."""
-
-    lab: Lab
-    state: State
-    actor: str
-    seat: str
-    memo: bool
-    chain: bool
-
-    def paths(self, kind: str, args: Mapping[str, Any]) -> list[Path]:
-        return move_paths(self.lab, self.state, self.actor, kind, args, self.seat, memo=self.memo,
-                          chain=self.chain) or []
-
-    def play(self, kind: str, args: Mapping[str, Any]) -> Play:
-        return first_completion(self.lab, self.state, self.actor, kind, args)
-
-
-def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice,
-                 lister: _Lister) -> MoveValue | str | None:
+def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice, turn: Turn,
+                 listing: Any) -> MoveValue | str | None:
     """The value of ``c``, alike to ``first`` but for interchangeable items (lab/alike.py):
     the same numbers, its own choices, completion and answers' words (its paths are the
     first's renamed, in the same order: each answer is the same paths').  The words are
@@ -780,10 +764,11 @@ def _alike_value(first: _Choice, value: MoveValue | str | None, c: _Choice,
         return tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
 
     def named() -> list[Answer]:
-        words = {says(p): says(q) for p, q in zip(first_paths, c.paths or lister.paths(c.kind, c.args))}
+        words = {says(p): says(q) for p, q in zip(first_paths, c.paths or listing(c.kind, c.args))}
         return [Answer(words.get(a.says, a.says), a.probability, a.worlds_left) for a in answers]
     out = replace(value, args=dict(c.args), play=value.play, answers=[])
-    out.__dict__["_later"] = {"answers": named, "play": lambda: lister.play(c.kind, c.args)}
+    out.__dict__["_later"] = {"answers": named,
+                              "play": lambda: first_completion(turn.lab, turn.state, turn.actor, c.kind, c.args)}
     return out
 
 

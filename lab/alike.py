@@ -14,9 +14,10 @@ state): the same completions as :meth:`Lab.completions` (tests/lab/
 test_endings.py checks it on every legal choice of positions of every bundled rule
 file).  The facts of each ending are still worked out per ending (they name the items).
 Of those classes, the items the seat's facts do not name either keep the seat's knowledge
-too: :func:`value_classes` and :func:`class_key` let :func:`lab.advice.value_moves` value
-one choice per class and give the others its numbers (tests/lab/test_alike.py checks them
-against every choice valued on its own).
+too: :func:`value_classes` and :func:`class_key` let :func:`lab.advice.value_moves` list
+and value one choice per class and give the others its numbers, their first completion
+(:func:`first_completion`) and answers' words worked out when read (tests/lab/test_alike.py
+checks them against every choice valued on its own).
 """
 
 from __future__ import annotations
