@@ -2,8 +2,16 @@
 moves are open and it claims only when certain, weighed only for whether they are certain)
 against the reference (``Lab(reference=True)`` and ``GreedyBot(reference=True)``: every
 combination of outcomes checked in turn, every claim valued in full by the advice): the very
-same games, move for move, on every rule file in ``rules/`` and house rules, every log
-checking clean."""
+same game, move for move, on every rule file in ``rules/`` and house rules, every log
+checking clean.
+
+One game per case (the game of index 0, played whole): each rule file at 3 players, and of
+the house rules ``no-repeat`` (Lady Alice, 4 players), the one that takes moves away from a
+bot (its ``allows``) and so changes which claims and questions greedy may make.  Lady Alice
+at 5 players adds no rule of its own: its seats and outcomes are compared move by move in
+test_completions_reference.py.  The certain-claim test plays one game of each game whose
+claims close it early (Lady Alice and Perfect Alibi at 3 players): of the two games seed 7
+played before, the one where certain claims are met (asserted)."""
 
 from __future__ import annotations
 
@@ -20,7 +28,7 @@ from ruleslawyer.lab.game import play_game
 from ruleslawyer.spec.loader import load_rules, rules_dir
 
 GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
-CASES = [(g, "3p", []) for g in GAMES] + [("lady-alice", "4p", ["no-repeat"]), ("lady-alice", "5p", [])]
+CASES = [(g, "3p", []) for g in GAMES] + [("lady-alice", "4p", ["no-repeat"])]
 
 
 class _Compared(GreedyBot):
@@ -65,16 +73,16 @@ def test_greedy_plays_the_games_of_the_reference(game, variant, house, monkeypat
         lab = Lab(rules, reference=reference)
         bot = GreedyBot(reference=reference)
         logs[reference] = [play_game(lab, [bot] * seats, 3, i, 400, keep_log=True, track=False).log
-                           for i in range(2)]
+                           for i in range(1)]
     assert logs[False] == logs[True]
     for i, log in enumerate(logs[False]):
         report = check_text(log, f"<{game} {i}>")
         assert report.status == 0, log + report.format_text()
 
 
-@pytest.mark.parametrize("game", ["lady-alice", "perfect-alibi"])
+@pytest.mark.parametrize("game,index", [("lady-alice", 1), ("perfect-alibi", 1)])
 @pytest.mark.heavy
-def test_the_certain_claim_is_the_one_the_advice_ranks_first(game, monkeypatch):
+def test_the_certain_claim_is_the_one_the_advice_ranks_first(game, index, monkeypatch):
     """At every decision of greedy games (the shortcut for a knowledge that pins the solution
     turned off, so that certain claims are met), the claim the cheaper way finds is the one
     the advice, valuing every choice, would make (or none, both)."""
@@ -84,8 +92,7 @@ def test_the_certain_claim_is_the_one_the_advice_ranks_first(game, monkeypatch):
     _Compared.pairs = []
     bot = _Compared()
     monkeypatch.setattr(bot, "certain_claim", lambda turn: None)  # every claim through the advice
-    for i in range(2):
-        play_game(lab, [bot] * 3, 7, i, 400, track=False)
+    play_game(lab, [bot] * 3, 7, index, 400, track=False)
     assert _Compared.pairs
     assert [e for e, _f in _Compared.pairs] == [f for _e, f in _Compared.pairs]
     assert any(e is not None for e, _f in _Compared.pairs)  # certain claims were met
