@@ -679,13 +679,15 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
         every: list[_Choice] = []
         facts = getattr(turn.view, "facts", None)
-        classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None else []
+        classes: list[tuple[str, ...]] | None = None  # found when a kind first has more than FEW choices
         for kind in kinds or turn.kinds:
             info = lab.kinds[kind]
             silent = not info.claims and not info.observes and not lab.has_due
             cap = min(max_choices, silent_choices) if silent and silent_choices else max_choices
             choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
             truncated |= cut
+            if classes is None and len(choices) > FEW:
+                classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None else []
             firsts: dict[str, _Choice | None] = {}  # class -> its first choice listed (None: not legal)
             cut_classes: set[str] = set()  # classes whose first had too many paths
             for args in choices:  # the legal ones: the rules alone tell, no count needed
