@@ -57,6 +57,7 @@ from ..solver.errors import SolverError
 from ..solver.frame import project
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
+from ..spec.expr import evaluations
 from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
 from .alike import FEW, class_key, first_completion, value_classes
@@ -636,6 +637,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
     return _value(turn, base, mass, kind, dict(args), paths, listed[id(base)], claim, pending, marginals)
 
 
+@evaluations()  # its many rule checks each an outermost run: the generated checks serve them
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True,

@@ -2,6 +2,8 @@
 its checks generated functions, against the reference (``Lab(reference=True)``: every
 combination of outcome values checked in turn by the state machine, requirement by
 requirement): the same completions in the same order, with the deal known and without.
+The pruned search runs within ``evaluations()``, as in a simulated game or an advice: only
+there do the generated checks run (outside, every check is the interpreter's).
 
 Positions: a seeded sample of ``STATES`` states of a random game of each rule file in
 ``rules/`` (and of house rules that add outcomes or checks), always with its first and last
@@ -24,6 +26,7 @@ from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
 from ruleslawyer.lab.engine import Lab
 from ruleslawyer.lab.suggest import position
+from ruleslawyer.spec.expr import evaluations
 from ruleslawyer.spec.loader import load_rules, rules_dir
 from tests.lab.test_draw import game_states
 
@@ -67,7 +70,8 @@ def _compare(lab: Lab, ref: Lab, states, world, rng: random.Random) -> tuple[int
                     choices = rng.sample(choices, CHOICES)
                 for args in choices:
                     for seen in (world, None):
-                        new = lab.completions(state, actor, kind, args, seen, random.Random(0))
+                        with evaluations():  # as in a simulated game: the generated checks run
+                            new = lab.completions(state, actor, kind, args, seen, random.Random(0))
                         old = ref.completions(state, actor, kind, args, seen, random.Random(0))
                         assert _key(new) == _key(old), (kind, args, seen is None)
                         listed += len(new)
@@ -114,7 +118,8 @@ seeded sample of the random game's states (``STATES``)."""
             if "accuse" not in kinds:
                 continue
             for args in list(lab.mover_choices(state, actor, "accuse"))[:20]:
-                new = lab.completions(state, actor, "accuse", args, None, random.Random(0))
+                with evaluations():
+                    new = lab.completions(state, actor, "accuse", args, None, random.Random(0))
                 assert _key(new) == _key(ref.completions(state, actor, "accuse", args, None, random.Random(0)))
                 smiles = [p.args["smiles"] for p in new]
                 assert smiles == sorted(set(smiles)), new  # one completion per verdict, in order
