@@ -25,6 +25,7 @@ from ruleslawyer.lab.advice import MAX_PATHS, move_paths
 from ruleslawyer.lab.chain import chain_shared
 from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
 from ruleslawyer.lab.suggest import position
+from ruleslawyer.spec.expr import evaluations
 from ruleslawyer.spec.loader import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,9 +57,10 @@ def _listed(log: str, at: int) -> tuple[Lab, Any, str, dict[str, list[tuple[dict
     rep = replay(parsed, rules)
     lab = Lab(rules)
     state, mover, kinds = position(rep, lab, at)
-    listed = {kind: [(choice, move_paths(lab, state, mover, kind, choice, mover))
-                     for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
-              for kind in kinds}
+    with evaluations():  # as the advice lists them: the generated checks run (the reference's are the interpreter's)
+        listed = {kind: [(choice, move_paths(lab, state, mover, kind, choice, mover))
+                         for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
+                  for kind in kinds}
     return lab, state, mover, listed
 
 
