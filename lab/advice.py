@@ -55,10 +55,11 @@ from ..solver.engine import Knowledge
 from ..solver.engines import rebuild
 from ..solver.errors import SolverError
 from ..solver.frame import project
+from ..solver.refute import HOPELESS, Refuter
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
-from ..spec.expr import evaluations
-from ..spec.facts import FALSE, Fact, count
+from ..spec.expr import Namespace, evaluations
+from ..spec.facts import FALSE, Const, Fact, count, is_formula
 from ..spec.machine import Play, State
 from .alike import FEW, class_key, first_completion, value_classes
 from .alike import completions as alike_completions
@@ -85,6 +86,9 @@ MAX_COUNTS = 400
 SPECTATOR = ""
 #: Tolerance of a probability sum.
 EPS = 1e-9
+#: A claim found hopeless from the seat's per-card statuses and chances is not counted
+#: (:class:`solver.refute.Refuter`); False: every claim's hopelessness counted (the reference).
+REFUTE = True
 
 
 class AdviceError(ValueError):
@@ -581,6 +585,9 @@ class _Bases:
         self.view = view
         self.deal = view.deal
         self._deals: Knowledge | None = view if view.worlds == "deals" else None
+        #: claims refuted from the view's per-card statuses and chances, without a count
+        #: (None when :data:`REFUTE` is off: every claim counted, the reference)
+        self.refuter = Refuter(view) if REFUTE else None
 
     def deals(self) -> Knowledge:
         if self._deals is None:
@@ -599,11 +606,23 @@ class _Bases:
 
 def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> Any:
     """What a claim with these mover's choices asserts, when its outcomes do not change it (None
-    when it cannot be told without them)."""
+    when it cannot be told without them): :meth:`Machine.claim` of the move (its ``claims:`` read
+    with an absent parameter at its default), in the lab's environment of the state (made once
+    per state, its pure rule functions' calls kept: a bot reads the claims of many choices from
+    one state), not a new environment per choice."""
+    move = lab.rules.moves[kind]
+    if move.claims is None:
+        return None
+    env = lab.env(state)
+    env["actor"] = actor
+    env["move"] = Namespace({p.name: p.default if args.get(p.name) is None else args[p.name] for p in move.params})
     try:
-        return lab.machine.claim(state, Play(kind, actor, dict(args)))
+        fact = move.claims.run(env)
     except Exception:  # noqa: BLE001 - the claim reads an outcome: told from a completion instead
         return None
+    if fact is None or isinstance(fact, bool):
+        return None if fact is None else Const(fact)
+    return fact if is_formula(fact) else None  # not a formula: the machine refuses it (None, as before)
 
 
 @dataclass(frozen=True)
@@ -625,6 +644,8 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
     claims = lab.kinds[kind].claims
     if claims:
         claim = _bare_claim(lab, state, turn.actor, kind, args)
+        if claim is not None and bases.refuter is not None and bases.refuter.verdict(claim) == HOPELESS:
+            return "hopeless"  # a card it names certainly not where it says: no count needed
         if claim is not None:
             b = bases.for_facts([Fact(claim)])
             if not mass.budget.charge(mass.budget.know(b, [Fact(claim)])).consistent():

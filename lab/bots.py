@@ -43,6 +43,7 @@ from typing import Any, Mapping, Sequence
 
 from ..solver.engine import Knowledge
 from ..solver.errors import SolverError
+from ..solver.refute import Refuter
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, negate
 from ..spec.machine import Play, State
@@ -517,6 +518,10 @@ class GreedyBot(InformedBot):
     #: every claim valued in full by the advice, as every other move (the reference the
     #: cheaper way of :meth:`_certain_claim` is tested equal to)
     reference: bool = False
+    #: :meth:`_certain_claim` refutes a claim from the knowledge's per-card statuses and
+    #: chances before counting it (:class:`solver.refute.Refuter`); False: every claim
+    #: counted (the reference the refutation is tested equal to)
+    refute: bool = True
     name = "greedy"
 
     def spec(self) -> str:
@@ -585,18 +590,29 @@ class GreedyBot(InformedBot):
         if view is None:
             return None
 
-        counted: set[int] = {id(view)}
+        # what the checks cost of the budget: each claim's knowledge (one count per claim,
+        # counted or refuted without a count alike), and each base other than the bot's own
+        # knowledge it is added to (once, when first needed)
+        charged: set[Any] = {id(view)}
+        refuter = Refuter(view) if self.refute else None
+
+        def charge(*keys: Any) -> None:
+            new = set(keys) - charged
+            if len(charged) - 1 + len(new) > budget:
+                raise _Spent
+            charged.update(new)
 
         def certain(claim: Any) -> bool:
             """Whether the claim holds in every world of the bot's knowledge: as many worlds with
-            it as without (counted where the advice counts the claim's chance)."""
+            it as without (counted where the advice counts the claim's chance), unless the
+            knowledge's per-card statuses or chances refute it first."""
+            if refuter is not None and refuter.verdict(claim) is not None:
+                charge(claim)
+                return False  # hopeless or not certain: no count needed
             fact = Fact(claim)
             base = bases.for_facts([fact])
+            charge(claim, id(base))
             with_it = base.with_fact(fact)
-            new = {id(base), id(with_it)} - counted
-            if len(counted) - 1 + len(new) > budget:
-                raise _Spent
-            counted.update(new)
             return with_it.consistent() and with_it.count() == base.count()
         try:
             bases = _Bases(view)
