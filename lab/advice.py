@@ -644,7 +644,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
     claims = lab.kinds[kind].claims
     if claims:
         claim = _bare_claim(lab, state, turn.actor, kind, args)
-        if claim is not None and bases.refuter is not None and bases.refuter.verdict(claim) == HOPELESS:
+        if claim is not None and bases.refuter is not None and bases.refuter.refutes(claim) == HOPELESS:
             return "hopeless"  # a card it names certainly not where it says: no count needed
         if claim is not None:
             b = bases.for_facts([Fact(claim)])

@@ -606,7 +606,7 @@ class GreedyBot(InformedBot):
             """Whether the claim holds in every world of the bot's knowledge: as many worlds with
             it as without (counted where the advice counts the claim's chance), unless the
             knowledge's per-card statuses or chances refute it first."""
-            if refuter is not None and refuter.verdict(claim) is not None:
+            if refuter is not None and refuter.refutes(claim) is not None:
                 charge(claim)
                 return False  # hopeless or not certain: no count needed
             fact = Fact(claim)

@@ -13,7 +13,7 @@ per knowledge, instead of a count with the claim added:
   chance below ``1 - SURE`` says "not certain" and a chance of exactly 0 "hopeless" (a
   float never says "certain": only the exact count does).
 
-:meth:`Refuter.verdict` says :data:`HOPELESS`, :data:`UNCERTAIN` or None (not told: count).
+:meth:`Refuter.refutes` says :data:`HOPELESS`, :data:`UNCERTAIN` or None (not told: count).
 Nothing here names a game.
 
 >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
@@ -23,9 +23,9 @@ Nothing here names a game.
 ...                                  Zone("r", "r", None, 1)))
 >>> k = rebuild(Deal((deck,), solution=("x",))).with_fact(Fact(count("a", {"h"}) == 1))
 >>> r = Refuter(k)
->>> r.verdict(count("a", {"x"}) == 1), r.verdict(count("b", {"x"}) == 1), r.verdict(count("b", {"h"}) == 0)
+>>> r.refutes(count("a", {"x"}) == 1), r.refutes(count("b", {"x"}) == 1), r.refutes(count("b", {"h"}) == 0)
 ('hopeless', 'uncertain', 'uncertain')
->>> r.verdict(count("a", {"h"}) == 1) is None  # certain: only a count says so
+>>> r.refutes(count("a", {"h"}) == 1) is None  # certain: only a count says so
 True
 """
 
@@ -58,11 +58,11 @@ class Refuter:
         self._zones: Mapping[str, Mapping[str, float]] | None = None
         self._failed = False
 
-    def verdict(self, formula: Any) -> str | None:
+    def refutes(self, formula: Any) -> str | None:
         """:data:`HOPELESS`, :data:`UNCERTAIN`, or None when the per-card chances do not tell
         (the claim may be certain: only a count says)."""
         if isinstance(formula, And):
-            found = [self.verdict(p) for p in formula.parts]
+            found = [self.refutes(p) for p in formula.parts]
             return HOPELESS if HOPELESS in found else UNCERTAIN if UNCERTAIN in found else None
         if not isinstance(formula, Atom):
             return None

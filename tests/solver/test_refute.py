@@ -53,7 +53,7 @@ def test_doctests():
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_verdicts_against_every_deal(seed):
+def test_refutations_against_every_deal(seed):
     rng = random.Random(seed)
     facts = _facts(rng)
     plain = BruteKnowledge.initial(DEAL).with_facts(facts)
@@ -67,15 +67,15 @@ def test_verdicts_against_every_deal(seed):
             if isinstance(claim, bool) or not hasattr(claim, "holds"):
                 continue
             holds = [claim.holds(w) for w in worlds]
-            verdict = r.verdict(claim)
-            if verdict == HOPELESS:
+            found = r.refutes(claim)
+            if found == HOPELESS:
                 assert not any(holds), (claim, facts)
                 told += 1
-            elif verdict == UNCERTAIN:
+            elif found == UNCERTAIN:
                 assert not all(holds), (claim, facts)
                 told += 1
             else:
-                assert verdict is None
+                assert found is None
                 zones = claim.zones()
                 if zones == frozenset(HANDS) or k.worlds == "deals":
                     atoms = list(claim.atoms())
@@ -93,9 +93,9 @@ def test_a_card_ruled_out_makes_hopeless_and_a_card_open_uncertain():
     """By hand: Ann holds a (her one card); then b is in no solution zone but Bob's."""
     k = initial(DEAL).with_fact(Fact(count("a", {"hand:Ann"}) == 1))
     r = Refuter(k)
-    assert r.verdict(count("a", HANDS) == 1) is None          # certain: left to the count
-    assert r.verdict(count(["a", "b"], HANDS) == 2) == UNCERTAIN
-    assert r.verdict(count(["b"], {"hand:Ann"}) == 1) is None  # not the solution's zones, not deals
+    assert r.refutes(count("a", HANDS) == 1) is None          # certain: left to the count
+    assert r.refutes(count(["a", "b"], HANDS) == 2) == UNCERTAIN
+    assert r.refutes(count(["b"], {"hand:Ann"}) == 1) is None  # not the solution's zones, not deals
     d = rebuild(DEAL, k.facts)
-    assert Refuter(d).verdict(count(["b"], {"hand:Ann"}) == 1) == HOPELESS
-    assert Refuter(d).verdict(count(["a"], HANDS) == 0) == HOPELESS
+    assert Refuter(d).refutes(count(["b"], {"hand:Ann"}) == 1) == HOPELESS
+    assert Refuter(d).refutes(count(["a"], HANDS) == 0) == HOPELESS
