@@ -42,6 +42,10 @@ says so (``sampled``, ``valued`` of ``choices``).  The information about the
 solution is counted last, best moves by the deal's information first, with what
 is left of the budget; when it does not reach every move, moves are ranked by
 the deal's information and ``solution_counted`` says for how many it was counted.
+
+One piece (over 800 lines): the ways a move may end, their values and the ranking share
+the budget of counts, the seat's bases and the choices' classes; split, each part would
+reach into the others' private helpers.
 """
 
 from __future__ import annotations
@@ -86,9 +90,6 @@ MAX_COUNTS = 400
 SPECTATOR = ""
 #: Tolerance of a probability sum.
 EPS = 1e-9
-#: A claim found hopeless from the seat's per-card statuses and chances is not counted
-#: (:class:`solver.refute.Refuter`); False: every claim's hopelessness counted (the reference).
-REFUTE = True
 
 
 class AdviceError(ValueError):
@@ -581,13 +582,15 @@ class _Bases:
     same facts counted as whole deals (a fact pinning a card to one zone of the solution changes
     how many deals each solution stands for: counting solutions would give it the wrong chance)."""
 
+    #: a claim found hopeless from the view's per-card statuses and chances is not counted
+    #: (:class:`solver.refute.Refuter`); False: every claim counted (the reference)
+    refute = True
+
     def __init__(self, view: Knowledge):
         self.view = view
         self.deal = view.deal
         self._deals: Knowledge | None = view if view.worlds == "deals" else None
-        #: claims refuted from the view's per-card statuses and chances, without a count
-        #: (None when :data:`REFUTE` is off: every claim counted, the reference)
-        self.refuter = Refuter(view) if REFUTE else None
+        self.refuter = Refuter(view) if self.refute else None
 
     def deals(self) -> Knowledge:
         if self._deals is None:
@@ -606,10 +609,8 @@ class _Bases:
 
 def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> Any:
     """What a claim with these mover's choices asserts, when its outcomes do not change it (None
-    when it cannot be told without them): :meth:`Machine.claim` of the move (its ``claims:`` read
-    with an absent parameter at its default), in the lab's environment of the state (made once
-    per state, its pure rule functions' calls kept: a bot reads the claims of many choices from
-    one state), not a new environment per choice."""
+    when it cannot be told without them): :meth:`Machine.claim`, read in the lab's environment
+    of the state (made once per state: a bot reads the claims of many choices of one state)."""
     move = lab.rules.moves[kind]
     if move.claims is None:
         return None
@@ -620,9 +621,9 @@ def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
         fact = move.claims.run(env)
     except Exception:  # noqa: BLE001 - the claim reads an outcome: told from a completion instead
         return None
-    if fact is None or isinstance(fact, bool):
-        return None if fact is None else Const(fact)
-    return fact if is_formula(fact) else None  # not a formula: the machine refuses it (None, as before)
+    if isinstance(fact, bool):
+        return Const(fact)
+    return fact if fact is not None and is_formula(fact) else None  # not a formula: the machine refuses it
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Claims refuted without a count (solver/refute.py) in the greedy bot and the advice, and the
 claims read in the lab's environment of the state (lab/advice.py ``_bare_claim``), against
-the reference: every claim counted (``GreedyBot(refute=False)``, ``advice.REFUTE = False``)
+the reference: every claim counted (``GreedyBot(refute=False)``, ``advice._Bases.refute = False``)
 and read by the state machine (``Machine.claim``).
 
 * the very same greedy games, move for move, on every rule file in ``rules/`` (3 players)
@@ -84,7 +84,7 @@ class _Made:
 
 class _Both(GreedyBot):
     """Greedy that, at every EVERY-th decision, has the advice value every kind open (claims
-    with every choice) with the refutation on and off, from copies of the decision's random
+    with every choice) with the refutation on and off (``_Bases.refute``), from copies of the decision's random
     state, and keeps both; and reads each claim choice's bare claim both ways."""
 
     pairs: list = []
@@ -99,11 +99,11 @@ class _Both(GreedyBot):
             for refute in (True, False):
                 copy = dataclasses.replace(turn, rng=random.Random(), cache={})
                 copy.rng.setstate(state)
-                advice.REFUTE = refute
+                advice._Bases.refute = refute
                 try:
                     a = advice.value_moves(copy, max_choices=self.choices)
                 finally:
-                    advice.REFUTE = True
+                    advice._Bases.refute = True
                 got.append((a.hopeless, a.valued, [(m.kind, repr(sorted(m.args.items())), m.right, m.bits,
                                                     m.solution_bits, m.rank) for m in a.moves]))
             type(self).pairs.append(tuple(got))
