@@ -9,7 +9,8 @@ per knowledge, instead of a count with the claim added:
 
 * zones that are exactly the solution's: the exact ``status()`` of each card (in every
   world, in none, or open);
-* other zones, in an engine that counts whole deals: ``zone_probabilities()``, where a
+* other zones, in an engine that counts whole deals exactly (not an estimate from
+  samples, which may miss a world): ``zone_probabilities()``, where a
   chance below ``1 - SURE`` says "not certain" and a chance of exactly 0 "hopeless" (a
   float never says "certain": only the exact count does).
 
@@ -100,8 +101,8 @@ class Refuter:
                 if s is None:
                     return None
                 return s == "in", s == "out", s != "in", s != "out"
-            if self.knowledge.worlds != "deals":
-                return None  # a solutions engine spreads other zones' chances: not exact
+            if self.knowledge.worlds != "deals" or getattr(self.knowledge, "estimate", False):
+                return None  # a solutions engine spreads other zones' chances; a sample's are estimates
             if self._zones is None:
                 self._zones = self.knowledge.zone_probabilities()
         except SolverError:

@@ -99,3 +99,15 @@ def test_a_card_ruled_out_makes_hopeless_and_a_card_open_uncertain():
     d = rebuild(DEAL, k.facts)
     assert Refuter(d).refutes(count(["b"], {"hand:Ann"}) == 1) == HOPELESS
     assert Refuter(d).refutes(count(["a"], HANDS) == 0) == HOPELESS
+
+
+def test_an_estimate_from_samples_refutes_nothing_outside_the_solution():
+    """A sampled knowledge's chances are estimates (a world the samples missed reads 0): a claim
+    on zones other than the solution's is left to the exact count, never refuted from them."""
+    from ruleslawyer.solver.sampled import SampledKnowledge
+
+    k = SampledKnowledge.initial(DEAL).with_fact(Fact(count("a", {"hand:Ann"}) == 1))
+    assert k.estimate
+    r = Refuter(k)
+    assert r.refutes(count("b", {"rest"}) == 1) is None
+    assert r.refutes(count("b", {"rest"}) == 0) is None
