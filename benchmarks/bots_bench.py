@@ -1,7 +1,7 @@
 """Bot strength: each bot's win rate against the others at the same table, seats rotated.
 
     .venv/bin/python benchmarks/bots_bench.py --game lady-alice --table greedy,random --games 40 [--variant 4p]
-        [--seed 1] [--max-moves 500]
+        [--seed 1] [--max-moves 500] [--plain-sample]
 
 ``--table A,B`` seats bot A at one seat and bot B at every other (a
 ``--table`` of more names seats them in turn).  Game ``i`` rotates the
@@ -14,7 +14,11 @@ with a Wilson 95 % interval (:func:`lab.stats.rate_ci`), against 1/n, the
 rate of a seat at a table of equals.  A search bot's work is reported as
 counted: claims weighed by playouts, playouts played, questions weighed
 for the race and the solver counts they took, and games per
-second (CPU time of this process) beside its budget.
+second (CPU time of this process) beside its budget.  ``--plain-sample``:
+greedy's sample of a kind with more choices than it values, and the
+informed bot's enumeration when its sample finds too few legal choices,
+drawn among every choice, legal or not (``advice.LEGAL_SAMPLE`` and
+``bots.STAGED_FALLBACK`` off): a before/after in one build.
 
 Nothing is asserted.
 """
@@ -42,7 +46,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-moves", type=int, default=500)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--plain-sample", action="store_true",
+                    help="greedy's sample of a kind with more choices than it values, and the informed bot's "
+                         "enumeration when its sample finds too few legal, among every choice, legal or not "
+                         "(advice.LEGAL_SAMPLE and bots.STAGED_FALLBACK off: the way before the staged listing)")
     args = ap.parse_args()
+    if args.plain_sample:
+        from ruleslawyer.lab import advice, bots
+
+        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = False
     rules = load_rules(args.game, variant=args.variant)
     n = int(rules.param("players"))
     lab = Lab(rules)
@@ -53,6 +65,7 @@ def main() -> None:
     seats = {name: 0 for name in bots}
     wins = {name: 0 for name in bots}
     ends: dict[str, int] = {}
+    moves = 0
     start = time.process_time()
     for i in range(args.games):
         table = [names[(k - i) % n] for k in range(n)]  # rotated by i seats
@@ -61,11 +74,12 @@ def main() -> None:
             seats[name] += 1
             if k in rec.winners:
                 wins[name] += 1
+        moves += rec.moves
         ends[rec.end.split(":")[0]] = ends.get(rec.end.split(":")[0], 0) + 1
     cpu = time.process_time() - start
     out = {"game": rules.canonical_name, "table": names, "games": args.games, "seed": args.seed,
            "cpu_seconds": round(cpu, 1), "games_per_cpu_second": round(args.games / cpu, 3) if cpu else None,
-           "ends": ends, "equal_share": 1 / n, "bots": {}}
+           "ends": ends, "moves_per_game": round(moves / args.games, 1) if args.games else None, "equal_share": 1 / n, "bots": {}}
     for name, bot in bots.items():
         d = rate_ci(wins[name], seats[name])
         out["bots"][name] = {"seats": seats[name], "wins": wins[name], "rate": d["rate"], "lo": d["lo"], "hi": d["hi"]}
@@ -77,7 +91,7 @@ def main() -> None:
         print(json.dumps(out, indent=1))
         return
     print(f"{out['game']}: {args.games} games, seed {args.seed}, table {', '.join(names)} (rotated); "
-          f"{cpu:.1f} s CPU, {out['games_per_cpu_second']} games/s; a seat of equals wins 1/{n} = {100 / n:.1f} %")
+          f"{cpu:.1f} s CPU, {out['games_per_cpu_second']} games/s, {out['moves_per_game']} moves a game; a seat of equals wins 1/{n} = {100 / n:.1f} %")
     for name, d in out["bots"].items():
         extra = (f"; {d['decisions_searched']} claims weighed, {d['playouts']} playouts, "
                  f"{d['questions_raced']} questions weighed for the race, {d['race_counts']} solver counts "

@@ -555,13 +555,23 @@ def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
     return 0
 
 
+#: Whether a kind with more mover's choices than valued draws its sample among the legal ones
+#: (:meth:`Lab.legal_sample`, on the staged listing of :meth:`Lab.legal_choices`); False: a
+#: sample of every choice, legal or not, the illegal ones dropped later (often all of them).
+LEGAL_SAMPLE = True
+
+
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
              rng: random.Random, exclude: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], bool]:
     """The mover's choices of a kind naming no item of ``exclude`` (all, or ``max_choices``
-    sampled when there are more)."""
+    sampled when there are more: with :data:`LEGAL_SAMPLE`, uniformly among the legal ones)."""
     listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
+    if LEGAL_SAMPLE:
+        legal = lab.legal_sample(state, actor, kind, max_choices, rng, exclude)
+        if legal is not None:
+            return legal, len(legal) >= max_choices
     seen: dict[str, dict[str, Any]] = {}
     for _ in range(max_choices * 4):
         args = lab.sample_args(state, actor, kind, rng)
