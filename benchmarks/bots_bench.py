@@ -18,7 +18,9 @@ second (CPU time of this process) beside its budget.  ``--plain-sample``:
 greedy's sample of a kind with more choices than it values, and the
 informed bot's enumeration when its sample finds too few legal choices,
 drawn among every choice, legal or not (``advice.LEGAL_SAMPLE`` and
-``bots.STAGED_FALLBACK`` off): a before/after in one build.
+``bots.STAGED_FALLBACK`` off): a before/after in one build; a bot named
+``NAME+plain`` (``--table greedy,greedy+plain``) makes its own moves that
+way, the others theirs with the flags on: before against after at one table.
 
 Nothing is asserted.
 """
@@ -35,6 +37,40 @@ from ruleslawyer.lab.game import play_game
 from ruleslawyer.lab.search import SearchBot
 from ruleslawyer.lab.stats import rate_ci
 from ruleslawyer.spec.loader import load_rules
+
+
+class _Plain:
+    """A bot that makes each move with the flags of ``--plain-sample`` off, the others' moves
+    with them on (a bot name ending in ``+plain``: the way before, at the same table)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def _plain(self, method, turn):
+        from ruleslawyer.lab import advice, bots
+
+        kept = advice.LEGAL_SAMPLE, bots.STAGED_FALLBACK
+        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = False
+        try:
+            return method(turn)
+        finally:
+            advice.LEGAL_SAMPLE, bots.STAGED_FALLBACK = kept
+
+    def choose(self, turn):
+        return self._plain(self.bot.choose, turn)
+
+    def interject(self, turn):
+        return self._plain(self.bot.interject, turn)
+
+
+def _bot(name: str, rules):
+    """The bot of a table's name (``NAME+plain``: with the flags of ``--plain-sample`` off)."""
+    if name.endswith("+plain"):
+        return _Plain(parse_bots(name[:-len("+plain")], 1, rules=rules)[0])
+    return parse_bots(name, 1, rules=rules)[0]
 
 
 def main() -> None:
@@ -61,7 +97,7 @@ def main() -> None:
     names = [s.strip() for s in args.table.split(",")]
     while len(names) < n:
         names.append(names[-1])
-    bots = {name: parse_bots(name, 1, rules=rules)[0] for name in dict.fromkeys(names)}
+    bots = {name: _bot(name, rules) for name in dict.fromkeys(names)}
     seats = {name: 0 for name in bots}
     wins = {name: 0 for name in bots}
     ends: dict[str, int] = {}

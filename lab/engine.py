@@ -556,18 +556,25 @@ class Lab:
         """Every assignment of the mover's parameters (required ones; optional ones as given or
         left out), naming no item of ``exclude``; nothing when there are more than ``limit``."""
         info = self.kinds[kind]
-        axes = []
+        axes = self._mover_axes(state, actor, info, exclude)
         total = 1
-        for p in info.mover:
-            values = self.options(state, actor, p, exclude=exclude)
-            if self.may_leave_out(p):
-                values = values + [None]
-            axes.append((p.name, values))
+        for values in axes:
             total *= max(1, len(values))
         if total > limit:
             return
-        for combo in itertools.product(*(v for _n, v in axes)):
-            yield {n: v for (n, _v), v in zip(axes, combo) if v is not None}
+        names = [p.name for p in info.mover]
+        for combo in itertools.product(*axes):
+            yield {n: v for n, v in zip(names, combo) if v is not None}
+
+    def _mover_axes(self, state: State, actor: str, info: KindInfo,
+                    exclude: frozenset[str] | set[str]) -> list[list[Any]]:
+        """Every value of each mover's parameter, in the rule file's order (None last for one the
+        mover may leave out): :meth:`mover_choices` lists their combinations."""
+        axes = []
+        for p in info.mover:
+            values = self.options(state, actor, p, exclude=exclude)
+            axes.append(values + [None] if self.may_leave_out(p) else values)
+        return axes
 
     def legal_choices(self, state: State, actor: str, kind: str, exclude: frozenset[str] | set[str] = frozenset(),
                       limit: int = MAX_STAGED, staged: bool = True) -> list[dict[str, Any]] | None:
@@ -584,10 +591,7 @@ class Lab:
             if not every and info.mover:
                 return None if self._choice_count(state, actor, info, exclude) > limit else []
             return [a for a in every if self._mover_checked(state, actor, info, a, None) is not None]
-        axes = []
-        for p in info.mover:
-            values = self.options(state, actor, p, exclude=exclude)
-            axes.append(values + [None] if self.may_leave_out(p) else values)
+        axes = self._mover_axes(state, actor, info, exclude)
         stages = self._mover_stages(kind)
         full = dict(info.blank)
         env = self.env(state)
@@ -625,8 +629,8 @@ class Lab:
     def _choice_count(self, state: State, actor: str, info: KindInfo, exclude: frozenset[str] | set[str]) -> int:
         """How many choices :meth:`mover_choices` would list (with no limit)."""
         total = 1
-        for p in info.mover:
-            total *= max(1, len(self.options(state, actor, p, exclude=exclude)) + self.may_leave_out(p))
+        for values in self._mover_axes(state, actor, info, exclude):
+            total *= max(1, len(values))
         return total
 
     def _mover_stages(self, kind: str) -> list["_Stage"]:
@@ -650,20 +654,47 @@ class Lab:
         return found
 
     def legal_sample(self, state: State, actor: str, kind: str, size: int, rng: random.Random,
-                     exclude: frozenset[str] | set[str] = frozenset()) -> list[dict[str, Any]] | None:
+                     exclude: frozenset[str] | set[str] = frozenset(), tries: int | None = None
+                     ) -> list[dict[str, Any]] | None:
         """``size`` of the mover's choices naming no item of ``exclude`` that some way of ending
         makes legal, drawn uniformly without replacement (all of them when there are fewer),
-        in the drawn order; None when the search of :meth:`legal_choices` is too big.  The
-        choices the mover's requirements allow are listed (:meth:`legal_choices`), then gone
-        through in a random order, each kept when :meth:`draw` finds it a completion (with no
-        deal: by the rules alone)."""
-        legal = self.legal_choices(state, actor, kind, exclude)
-        if legal is None:
-            return None
-        rng.shuffle(legal)
+        in the drawn order; None when the search of :meth:`legal_choices` is too big.
+
+        First by rejection: ``tries`` (4 x ``size`` by default) choices drawn uniformly among
+        every choice :meth:`mover_choices` lists, each kept when it is legal and not drawn
+        before (while the legal choices are many, a few checks give the sample).  When these
+        draws find fewer than ``size``, the draws are dropped and the choices the mover's
+        requirements allow are listed (:meth:`legal_choices`, a staged search), then gone
+        through in a random order.  Either way a choice is legal when the mover's requirements
+        hold and :meth:`draw` finds it a completion (with no deal: by the rules alone); each
+        way's sample is uniform whatever the labels of the legal choices, so the sample is too."""
+        info = self.kinds[kind]
         probe = random.Random(0)  # which completion draw finds does not matter: only whether one
-        picked: list[dict[str, Any]] = []
-        for args in legal:
+
+        def legal(args: Mapping[str, Any]) -> bool:
+            return self._mover_checked(state, actor, info, args, None) is not None and \
+                self.draw(state, actor, kind, args, None, probe) is not None
+        axes = self._mover_axes(state, actor, info, exclude)
+        if all(axes):
+            names = [p.name for p in info.mover]
+            seen: set[tuple[int, ...]] = set()
+            picked: list[dict[str, Any]] = []
+            for _ in range(4 * size if tries is None else tries):
+                combo = tuple(rng.randrange(len(values)) for values in axes)
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                args = {n: values[k] for n, values, k in zip(names, axes, combo) if values[k] is not None}
+                if legal(args):
+                    picked.append(args)
+                    if len(picked) >= size:
+                        return picked
+        found = self.legal_choices(state, actor, kind, exclude)
+        if found is None:
+            return None
+        rng.shuffle(found)
+        picked = []
+        for args in found:
             if self.draw(state, actor, kind, args, None, probe) is not None:
                 picked.append(args)
                 if len(picked) >= size:

@@ -70,3 +70,27 @@ def test_the_legal_sample_is_uniform_over_the_legal_choices():
     df = len(legal) - 1
     chi2 = sum((n - 12) ** 2 / 12 for n in counts.values())
     assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+
+
+@evaluations()
+def test_where_most_choices_are_legal_the_draws_alone_give_the_sample():
+    """Lady Alice 4 players, a suspicion (4,096 choices, every one legal by the rules alone): the
+    sample is drawn by rejection, without the staged listing (counted), each choice legal for the
+    reference lab; with no draw allowed (``tries=0``) the staged listing gives one as legal."""
+    lab = Lab(load_rules("lady-alice", variant="4p"))
+    ref = Lab(lab.rules, reference=True)
+    states, _world = game_states(lab, 6)
+    state = next(s for s in states if "suspect" in lab.open_kinds(s, s.turn))
+    listed = [0]
+    original = lab.legal_choices
+
+    def counting(*args, **kwargs):
+        listed[0] += 1
+        return original(*args, **kwargs)
+    lab.legal_choices = counting  # type: ignore[method-assign]
+    drawn = lab.legal_sample(state, state.turn, "suspect", 24, random.Random(3))
+    assert listed[0] == 0 and drawn is not None and len({_key(a) for a in drawn}) == len(drawn) == 24
+    again = lab.legal_sample(state, state.turn, "suspect", 24, random.Random(3), tries=0)
+    assert listed[0] == 1 and again is not None and len({_key(a) for a in again}) == 24
+    for args in drawn + again:
+        assert ref.completions(state, state.turn, "suspect", args, None), args

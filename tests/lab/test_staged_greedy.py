@@ -5,8 +5,9 @@
 * the advice's sample of a kind with more choices than valued holds legal choices only (each has a
   completion listed by ``Lab.completions``, whose search is tested against the
   reference in test_completions_reference.py; the sample finds it by ``Lab.draw``), as many as asked or every legal one, flagged as sampled;
-* in a Perfect Alibi game, greedy never falls back to the informed bot's way (every choice of its
-  sample illegal), where with a sample of every choice, legal or not, it does (counted calls).
+* in a Perfect Alibi game, greedy never falls back to the informed bot's way because every choice
+  of its sample is illegal, where with a sample of every choice, legal or not, it does (counted
+  calls whose advice found no legal choice).
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ def test_greedy_no_longer_falls_back_in_a_perfect_alibi_game(monkeypatch):
     original = InformedBot.choose
 
     def counting(self, turn):
-        if type(self) is GreedyBot:
-            fallbacks[0] += 1
+        advice_made = turn.cache.get("advice")
+        if type(self) is GreedyBot and advice_made is not None and advice_made.choices == 0:
+            fallbacks[0] += 1  # none of the choices drawn was legal (not: the budget of counts spent)
         return original(self, turn)
     monkeypatch.setattr(InformedBot, "choose", counting)
     found = {}
