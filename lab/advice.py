@@ -569,7 +569,8 @@ def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
     if LEGAL_SAMPLE:
-        legal = lab.legal_sample(state, actor, kind, max_choices, rng, exclude)
+        # legal by the mover's requirements: one with no way of ending has no paths (dropped)
+        legal = lab.legal_sample(state, actor, kind, max_choices, rng, exclude, complete=False)
         if legal is not None:
             return legal, len(legal) >= max_choices
     seen: dict[str, dict[str, Any]] = {}

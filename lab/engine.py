@@ -654,8 +654,8 @@ class Lab:
         return found
 
     def legal_sample(self, state: State, actor: str, kind: str, size: int, rng: random.Random,
-                     exclude: frozenset[str] | set[str] = frozenset(), tries: int | None = None
-                     ) -> list[dict[str, Any]] | None:
+                     exclude: frozenset[str] | set[str] = frozenset(), tries: int | None = None,
+                     complete: bool = True) -> list[dict[str, Any]] | None:
         """``size`` of the mover's choices naming no item of ``exclude`` that some way of ending
         makes legal, drawn uniformly without replacement (all of them when there are fewer),
         in the drawn order; None when the search of :meth:`legal_choices` is too big.
@@ -667,13 +667,15 @@ class Lab:
         requirements allow are listed (:meth:`legal_choices`, a staged search), then gone
         through in a random order.  Either way a choice is legal when the mover's requirements
         hold and :meth:`draw` finds it a completion (with no deal: by the rules alone); each
-        way's sample is uniform whatever the labels of the legal choices, so the sample is too."""
+        way's sample is uniform whatever the labels of the legal choices, so the sample is too.
+        ``complete`` False: legal when the mover's requirements hold (no completion looked for:
+        a caller that lists each choice's ways of ending drops those without one)."""
         info = self.kinds[kind]
         probe = random.Random(0)  # which completion draw finds does not matter: only whether one
 
         def legal(args: Mapping[str, Any]) -> bool:
             return self._mover_checked(state, actor, info, args, None) is not None and \
-                self.draw(state, actor, kind, args, None, probe) is not None
+                (not complete or self.draw(state, actor, kind, args, None, probe) is not None)
         axes = self._mover_axes(state, actor, info, exclude)
         if all(axes):
             names = [p.name for p in info.mover]
@@ -693,6 +695,8 @@ class Lab:
         if found is None:
             return None
         rng.shuffle(found)
+        if not complete:
+            return found[:size]
         picked = []
         for args in found:
             if self.draw(state, actor, kind, args, None, probe) is not None:
