@@ -1,7 +1,7 @@
 """Bot strength: each bot's win rate against the others at the same table, seats rotated.
 
     .venv/bin/python benchmarks/bots_bench.py --game lady-alice --table greedy,random --games 40 [--variant 4p]
-        [--seed 1] [--max-moves 500] [--plain-sample]
+        [--seed 1] [--max-moves 500] [--legal-sample]
 
 ``--table A,B`` seats bot A at one seat and bot B at every other (a
 ``--table`` of more names seats them in turn).  Game ``i`` rotates the
@@ -14,13 +14,13 @@ with a Wilson 95 % interval (:func:`lab.stats.rate_ci`), against 1/n, the
 rate of a seat at a table of equals.  A search bot's work is reported as
 counted: claims weighed by playouts, playouts played, questions weighed
 for the race and the solver counts they took, and games per
-second (CPU time of this process) beside its budget.  ``--plain-sample``:
+second (CPU time of this process) beside its budget.  ``--legal-sample``:
 greedy's sample of a kind with more choices than it values, and the
 informed bot's enumeration when its sample finds too few legal choices,
-drawn among every choice, legal or not (``advice.LEGAL_SAMPLE`` and
-``bots.STAGED_FALLBACK`` off): a before/after in one build; a bot named
-``NAME+plain`` (``--table greedy,greedy+plain``) makes its own moves that
-way, the others theirs with the flags on: before against after at one table.
+drawn among the legal choices only (``advice.LEGAL_SAMPLE`` and
+``bots.STAGED_FALLBACK`` on: the staged listing): a before/after in one
+build; a bot named ``NAME+legal`` (``--table greedy+legal,greedy``) makes
+its own moves that way, the others theirs without: both at one table.
 
 Nothing is asserted.
 """
@@ -39,9 +39,9 @@ from ruleslawyer.lab.stats import rate_ci
 from ruleslawyer.spec.loader import load_rules
 
 
-class _Plain:
-    """A bot that makes each move with the flags of ``--plain-sample`` off, the others' moves
-    with them on (a bot name ending in ``+plain``: the way before, at the same table)."""
+class _Legal:
+    """A bot that makes each move with the flags of ``--legal-sample`` on, the others' moves
+    with them as they are (a bot name ending in ``+legal``: both ways at the same table)."""
 
     def __init__(self, bot):
         self.bot = bot
@@ -49,27 +49,27 @@ class _Plain:
     def __getattr__(self, name):
         return getattr(self.bot, name)
 
-    def _plain(self, method, turn):
+    def _legal(self, method, turn):
         from ruleslawyer.lab import advice, bots
 
         kept = advice.LEGAL_SAMPLE, bots.STAGED_FALLBACK
-        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = False
+        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = True
         try:
             return method(turn)
         finally:
             advice.LEGAL_SAMPLE, bots.STAGED_FALLBACK = kept
 
     def choose(self, turn):
-        return self._plain(self.bot.choose, turn)
+        return self._legal(self.bot.choose, turn)
 
     def interject(self, turn):
-        return self._plain(self.bot.interject, turn)
+        return self._legal(self.bot.interject, turn)
 
 
 def _bot(name: str, rules):
-    """The bot of a table's name (``NAME+plain``: with the flags of ``--plain-sample`` off)."""
-    if name.endswith("+plain"):
-        return _Plain(parse_bots(name[:-len("+plain")], 1, rules=rules)[0])
+    """The bot of a table's name (``NAME+legal``: with the flags of ``--legal-sample`` on)."""
+    if name.endswith("+legal"):
+        return _Legal(parse_bots(name[:-len("+legal")], 1, rules=rules)[0])
     return parse_bots(name, 1, rules=rules)[0]
 
 
@@ -82,15 +82,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-moves", type=int, default=500)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--plain-sample", action="store_true",
+    ap.add_argument("--legal-sample", action="store_true",
                     help="greedy's sample of a kind with more choices than it values, and the informed bot's "
-                         "enumeration when its sample finds too few legal, among every choice, legal or not "
-                         "(advice.LEGAL_SAMPLE and bots.STAGED_FALLBACK off: the way before the staged listing)")
+                         "enumeration when its sample finds too few legal, among the legal choices only "
+                         "(advice.LEGAL_SAMPLE and bots.STAGED_FALLBACK on: the staged listing)")
     args = ap.parse_args()
-    if args.plain_sample:
+    if args.legal_sample:
         from ruleslawyer.lab import advice, bots
 
-        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = False
+        advice.LEGAL_SAMPLE = bots.STAGED_FALLBACK = True
     rules = load_rules(args.game, variant=args.variant)
     n = int(rules.param("players"))
     lab = Lab(rules)

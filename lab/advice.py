@@ -558,7 +558,9 @@ def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
 #: Whether a kind with more mover's choices than valued draws its sample among the legal ones
 #: (:meth:`Lab.legal_sample`, on the staged listing of :meth:`Lab.legal_choices`); False: a
 #: sample of every choice, legal or not, the illegal ones dropped later (often all of them).
-LEGAL_SAMPLE = True
+#: Off: measured slower for greedy on Perfect Alibi (24 legal questions valued where about none
+#: were; benchmarks/README.md, branch staged), no gain in strength shown.
+LEGAL_SAMPLE = False
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,

@@ -71,8 +71,9 @@ OPTIONAL_TRIES = 64
 #: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
 ENUMERATED = 40
 #: Whether that enumeration goes through the legal choices only (:meth:`Lab.legal_choices`,
-#: a staged search); False: every choice, legal or not (the way before).
-STAGED_FALLBACK = True
+#: a staged search); False: every choice, legal or not.  Off: measured slower (more legal
+#: candidates found, each valued; benchmarks/README.md, branch staged).
+STAGED_FALLBACK = False
 
 
 class BotSpecError(ValueError):

@@ -1,6 +1,6 @@
 """The legal sample of the mover's choices (``Lab.legal_sample``, on the staged listing of
 ``Lab.legal_choices``), drawn by the advice when a kind has more choices than it values and
-``advice.LEGAL_SAMPLE`` is on (the default).
+``advice.LEGAL_SAMPLE`` is on (off by default).
 
 In states of a random Perfect Alibi game, at a kind with more choices than sampled:
 

@@ -1,5 +1,5 @@
-"""The greedy bot on the staged listing of the legal choices (``advice.LEGAL_SAMPLE``), and its
-``choices=N`` parameter.
+"""The greedy bot on the staged listing of the legal choices (``advice.LEGAL_SAMPLE``, off by
+default: measured slower, see benchmarks/README.md), and its ``choices=N`` parameter.
 
 * ``greedy:choices=N`` is read (and written back by ``spec()``); a bad N is refused with its column;
 * the advice's sample of a kind with more choices than valued holds legal choices only (each has a
@@ -39,7 +39,7 @@ def test_greedy_choices_parsed_and_refused():
 
 
 @evaluations()
-def test_the_advice_samples_legal_choices_only():
+def test_the_advice_samples_legal_choices_only(monkeypatch):
     lab = Lab(load_rules("perfect-alibi", variant="4p"))
     states, _world = game_states(lab, 12)
     state = next(s for s in states if "ask" in lab.open_kinds(s, s.turn))
@@ -47,6 +47,7 @@ def test_the_advice_samples_legal_choices_only():
     every = list(lab.mover_choices(state, actor, "ask", limit=10 ** 6))
     legal = {repr(sorted(a.items())) for a in every if lab.completions(state, actor, "ask", a, None)}
     assert 0 < len(legal) < len(every) / 4
+    monkeypatch.setattr(advice, "LEGAL_SAMPLE", True)
     for size in (4, 24, len(every) // 2):
         got, cut = advice._choices(lab, state, actor, "ask", size, random.Random(size))
         keys = [repr(sorted(a.items())) for a in got]
