@@ -558,8 +558,8 @@ def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
 #: Whether a kind with more mover's choices than valued draws its sample among the legal ones
 #: (:meth:`Lab.legal_sample`, on the staged listing of :meth:`Lab.legal_choices`); False: a
 #: sample of every choice, legal or not, the illegal ones dropped later (often all of them).
-#: Off: measured slower for greedy on Perfect Alibi (24 legal questions valued where about none
-#: were; benchmarks/README.md, branch staged), no gain in strength shown.
+#: Off: measured slower for greedy where few choices are legal (24 legal choices valued where
+#: about none were; benchmarks/README.md, branch staged), no gain in strength shown.
 LEGAL_SAMPLE = False
 
 
