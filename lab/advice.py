@@ -560,13 +560,26 @@ def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
     return 0
 
 
+#: Whether a kind with more mover's choices than valued draws its sample among the legal ones
+#: (:meth:`Lab.legal_sample`, on the staged listing of :meth:`Lab.legal_choices`); False: a
+#: sample of every choice, legal or not, the illegal ones dropped later (often all of them).
+#: Off: measured slower for greedy where few choices are legal (24 legal choices valued where
+#: about none were; benchmarks/README.md, branch staged), no gain in strength shown.
+LEGAL_SAMPLE = False
+
+
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
              rng: random.Random, exclude: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], bool]:
     """The mover's choices of a kind naming no item of ``exclude`` (all, or ``max_choices``
-    sampled when there are more)."""
+    sampled when there are more: with :data:`LEGAL_SAMPLE`, uniformly among the legal ones)."""
     listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
+    if LEGAL_SAMPLE:
+        # legal by the mover's requirements: one with no way of ending has no paths (dropped)
+        legal = lab.legal_sample(state, actor, kind, max_choices, rng, exclude, complete=False)
+        if legal is not None:
+            return legal, len(legal) >= max_choices
     seen: dict[str, dict[str, Any]] = {}
     for _ in range(max_choices * 4):
         args = lab.sample_args(state, actor, kind, rng)

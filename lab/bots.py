@@ -71,6 +71,10 @@ TRIES = 40
 OPTIONAL_TRIES = 64
 #: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
 ENUMERATED = 40
+#: Whether that enumeration goes through the legal choices only (:meth:`Lab.legal_choices`,
+#: a staged search); False: every choice, legal or not.  Off: measured slower (more legal
+#: candidates found, each valued; benchmarks/README.md, branch staged).
+STAGED_FALLBACK = False
 
 
 class BotSpecError(ValueError):
@@ -434,8 +438,11 @@ class InformedBot(Bot):
             if play is not None and self.allows(turn, kind, play.args):
                 out.append(play)
         if len(out) < want:
-            # few sampled choices were legal: go through every choice, in a random order
-            choices = list(lab.mover_choices(turn.state, turn.actor, kind))
+            # few sampled choices were legal: go through every choice the mover's requirements
+            # allow (their staged listing: the others never looked at), in a random order
+            choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK else None
+            if choices is None:
+                choices = list(lab.mover_choices(turn.state, turn.actor, kind))
             rng.shuffle(choices)
             for args in choices[:want * ENUMERATED]:
                 key = repr(sorted(args.items()))
@@ -525,7 +532,9 @@ class GreedyBot(InformedBot):
     name = "greedy"
 
     def spec(self) -> str:
-        text = "greedy" + (f":risk={self.risk:g}" if self.risk < 1 else "") + self.filters_spec()
+        options = ([f"risk={self.risk:g}"] if self.risk < 1 else []) + \
+            ([f"choices={self.choices}"] if self.choices != GREEDY_CHOICES else [])
+        text = "greedy" + (":" + ";".join(options) if options else "") + self.filters_spec()
         return text if ":" in text.split(";")[0] or ";" not in text else text.replace(";", ":", 1)
 
     def choose(self, turn: Turn) -> Play | None:
@@ -816,7 +825,8 @@ def _bot_of(name: str, rest: str, kinds: Sequence[str], column: int, rules: Any 
                 raise BotSpecError("the temperature must be a number from 0 up", column)
         return InformedBot(temperature)
     if name == "greedy":
-        return GreedyBot(risk=_greedy_risk(rest, column))
+        risk, choices = _greedy_options(rest, column)
+        return GreedyBot(risk=risk, choices=choices)
     if name == "search":
         from .search import parse_search  # it builds on this module's bots
 
@@ -864,20 +874,31 @@ def _value_key(text: str, rules: Any, column: int) -> tuple[tuple[str, str], Any
     return (kind, param), by_text[value]
 
 
-def _greedy_risk(rest: str, column: int) -> float:
-    """``risk=P`` of a greedy bot (default 1: only certain claims)."""
-    risk = 1.0
+def _greedy_options(rest: str, column: int) -> tuple[float, int]:
+    """``risk=P`` (default 1: only certain claims) and ``choices=N`` (default
+    :data:`GREEDY_CHOICES`) of a greedy bot."""
+    risk, choices = 1.0, GREEDY_CHOICES
     for part in filter(None, (p.strip() for p in rest.split(";"))):
         key, eq, num = part.partition("=")
-        if not eq or key.strip() != "risk":
-            raise BotSpecError(f"a greedy bot takes risk=P (a chance from 0 to 1), not {part!r}", column)
+        key = key.strip()
+        if not eq or key not in ("risk", "choices"):
+            raise BotSpecError(f"a greedy bot takes risk=P (a chance from 0 to 1) and choices=N (mover's choices "
+                               f"valued per kind, from 1), not {part!r}", column)
+        if key == "choices":
+            try:
+                choices = int(num)
+            except ValueError:
+                raise BotSpecError(f"choices must be a whole number, not {num.strip()!r}", column) from None
+            if not 1 <= choices <= 5000:
+                raise BotSpecError("choices must be from 1 to 5000 (mover's choices valued per kind)", column)
+            continue
         try:
             risk = float(num)
         except ValueError:
             raise BotSpecError(f"the risk must be a number, not {num.strip()!r}", column) from None
         if not math.isfinite(risk) or not 0 < risk <= 1:
             raise BotSpecError("the risk must be a chance above 0, at most 1", column)
-    return risk
+    return risk, choices
 
 
 def parse_bots(text: str, seats: int, kinds: Sequence[str] = (), rules: Any = None) -> list[Bot]:

@@ -556,18 +556,154 @@ class Lab:
         """Every assignment of the mover's parameters (required ones; optional ones as given or
         left out), naming no item of ``exclude``; nothing when there are more than ``limit``."""
         info = self.kinds[kind]
-        axes = []
+        axes = self._mover_axes(state, actor, info, exclude)
         total = 1
-        for p in info.mover:
-            values = self.options(state, actor, p, exclude=exclude)
-            if self.may_leave_out(p):
-                values = values + [None]
-            axes.append((p.name, values))
+        for values in axes:
             total *= max(1, len(values))
         if total > limit:
             return
-        for combo in itertools.product(*(v for _n, v in axes)):
-            yield {n: v for (n, _v), v in zip(axes, combo) if v is not None}
+        names = [p.name for p in info.mover]
+        for combo in itertools.product(*axes):
+            yield {n: v for n, v in zip(names, combo) if v is not None}
+
+    def _mover_axes(self, state: State, actor: str, info: KindInfo,
+                    exclude: frozenset[str] | set[str]) -> list[list[Any]]:
+        """Every value of each mover's parameter, in the rule file's order (None last for one the
+        mover may leave out): :meth:`mover_choices` lists their combinations."""
+        axes = []
+        for p in info.mover:
+            values = self.options(state, actor, p, exclude=exclude)
+            axes.append(values + [None] if self.may_leave_out(p) else values)
+        return axes
+
+    def legal_choices(self, state: State, actor: str, kind: str, exclude: frozenset[str] | set[str] = frozenset(),
+                      limit: int = MAX_STAGED, staged: bool = True) -> list[dict[str, Any]] | None:
+        """The mover's choices (as :meth:`mover_choices` lists them, in its order) that pass the
+        requirements of the mover's choices alone; None when the search would try more than
+        ``limit`` of them.  A search over the mover's parameters in the rule file's order: each
+        requirement (and its ``when:``) checked as soon as every mover's parameter it reads has a
+        value (:meth:`_mover_stages`, one generated function per parameter), so a prefix that
+        fails is never extended.  ``staged`` False: the reference, every choice of
+        :meth:`mover_choices` checked in turn as :meth:`draw` checks it (the same list)."""
+        info = self.kinds[kind]
+        if not staged:
+            every = list(self.mover_choices(state, actor, kind, limit=limit, exclude=exclude))
+            if not every and info.mover:
+                return None if self._choice_count(state, actor, info, exclude) > limit else []
+            return [a for a in every if self._mover_checked(state, actor, info, a, None) is not None]
+        axes = self._mover_axes(state, actor, info, exclude)
+        stages = self._mover_stages(kind)
+        full = dict(info.blank)
+        env = self.env(state)
+        env["actor"], env["move"] = actor, Namespace.of(full)  # follows the values given
+        if not info.mover:
+            return [{}] if stages[0].first(env) < 0 else []
+        names = [p.name for p in info.mover]
+        out: list[dict[str, Any]] = []
+        try:
+            self._list_legal(0, names, axes, full, stages, env, out, [0, limit])
+        except _TooBig:
+            return None
+        return out
+
+    def _list_legal(self, i: int, names: list[str], axes: list[list[Any]], full: dict[str, Any],
+                    stages: list["_Stage"], env: dict[str, Any], out: list[dict[str, Any]],
+                    tried: list[int]) -> None:
+        """:meth:`legal_choices`' search from the mover's parameter ``i`` on (a method: a closure
+        that calls itself would be a cycle for the garbage collector)."""
+        name, first = names[i], stages[i].first
+        last = i == len(names) - 1
+        for v in axes[i]:
+            tried[0] += 1
+            if tried[0] > tried[1]:
+                raise _TooBig
+            full[name] = v
+            if first(env) >= 0:
+                continue
+            if last:
+                out.append({n: full[n] for n in names if full[n] is not None})
+            else:
+                self._list_legal(i + 1, names, axes, full, stages, env, out, tried)
+        full[name] = None
+
+    def _choice_count(self, state: State, actor: str, info: KindInfo, exclude: frozenset[str] | set[str]) -> int:
+        """How many choices :meth:`mover_choices` would list (with no limit)."""
+        total = 1
+        for values in self._mover_axes(state, actor, info, exclude):
+            total *= max(1, len(values))
+        return total
+
+    def _mover_stages(self, kind: str) -> list["_Stage"]:
+        """Per mover's parameter (the rule file's order), the requirements of the mover's choices
+        alone for which it is the last mover's parameter read, as one generated function (a
+        requirement that reads the move as a whole, or a parameter not the mover's, with the last
+        parameter); a kind without mover's parameters: every such requirement in one stage."""
+        key = (kind, False, frozenset({"mover stages"}))
+        found = self._checks.get(key)
+        if found is None:
+            info = self.kinds[kind]
+            order = {p.name: i for i, p in enumerate(info.mover)}
+            last = max(len(order) - 1, 0)
+            per: list[list[tuple[Any, Any, str]]] = [[] for _ in range(last + 1)]
+            for entry in info.mover_reqs:
+                when, expr, _where = entry
+                read = self._attrs(when) | self._attrs(expr)
+                at = max((order[n] for n in read), default=last) if read <= set(order) else last
+                per[at].append(entry)
+            found = self._checks[key] = [self._stage(reqs, ()) for reqs in per]
+        return found
+
+    def legal_sample(self, state: State, actor: str, kind: str, size: int, rng: random.Random,
+                     exclude: frozenset[str] | set[str] = frozenset(), tries: int | None = None,
+                     complete: bool = True) -> list[dict[str, Any]] | None:
+        """``size`` of the mover's choices naming no item of ``exclude`` that some way of ending
+        makes legal, drawn uniformly without replacement (all of them when there are fewer),
+        in the drawn order; None when the search of :meth:`legal_choices` is too big.
+
+        First by rejection: ``tries`` (4 x ``size`` by default) choices drawn uniformly among
+        every choice :meth:`mover_choices` lists, each kept when it is legal and not drawn
+        before (while the legal choices are many, a few checks give the sample).  When these
+        draws find fewer than ``size``, the draws are dropped and the choices the mover's
+        requirements allow are listed (:meth:`legal_choices`, a staged search), then gone
+        through in a random order.  Either way a choice is legal when the mover's requirements
+        hold and :meth:`draw` finds it a completion (with no deal: by the rules alone); each
+        way's sample is uniform whatever the labels of the legal choices, so the sample is too.
+        ``complete`` False: legal when the mover's requirements hold (no completion looked for:
+        a caller that lists each choice's ways of ending drops those without one)."""
+        info = self.kinds[kind]
+        probe = random.Random(0)  # which completion draw finds does not matter: only whether one
+
+        def legal(args: Mapping[str, Any]) -> bool:
+            return self._mover_checked(state, actor, info, args, None) is not None and \
+                (not complete or self.draw(state, actor, kind, args, None, probe) is not None)
+        axes = self._mover_axes(state, actor, info, exclude)
+        if all(axes):
+            names = [p.name for p in info.mover]
+            seen: set[tuple[int, ...]] = set()
+            picked: list[dict[str, Any]] = []
+            for _ in range(4 * size if tries is None else tries):
+                combo = tuple(rng.randrange(len(values)) for values in axes)
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                args = {n: values[k] for n, values, k in zip(names, axes, combo) if values[k] is not None}
+                if legal(args):
+                    picked.append(args)
+                    if len(picked) >= size:
+                        return picked
+        found = self.legal_choices(state, actor, kind, exclude)
+        if found is None:
+            return None
+        rng.shuffle(found)
+        if not complete:
+            return found[:size]
+        picked = []
+        for args in found:
+            if self.draw(state, actor, kind, args, None, probe) is not None:
+                picked.append(args)
+                if len(picked) >= size:
+                    break
+        return picked
 
     # -- outcomes ------------------------------------------------------------------------
     @staticmethod
