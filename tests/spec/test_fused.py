@@ -101,7 +101,8 @@ def test_first_failing_agrees_with_the_requirements_one_at_a_time(pairs):
             assert got == (expected if expected[0] == "error" else ("value", expected[1] < 0))
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 300 lists of up to 3 groups (was 600: round five of issue 25)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(st.tuples(st.none() | _expressions(), _expressions()), max_size=3), min_size=1, max_size=3))
 def test_holding_agrees_with_each_group_checked_in_turn(groups):
     """``holding`` (who may move: every kind's requirements) against each group checked one
