@@ -41,11 +41,11 @@ TRIES = 40  # mover's choices drawn per kind and state, at most
 STATES = 30  # states of each game compared (a seeded sample, first and last kept; round five of issue 25)
 
 
-def _sample(states: list, rng: random.Random) -> list:
-    """``STATES`` of the states in their order, the first and the last among them."""
-    if len(states) <= STATES:
+def sample_states(states: list, rng: random.Random, count: int = STATES) -> list:
+    """``count`` of the states in their order, the first and the last among them."""
+    if len(states) <= count:
         return states
-    inner = sorted(rng.sample(range(1, len(states) - 1), STATES - 2))
+    inner = sorted(rng.sample(range(1, len(states) - 1), count - 2))
     return [states[0]] + [states[i] for i in inner] + [states[-1]]
 
 
@@ -96,7 +96,7 @@ def test_draw_agrees_with_the_enumeration_and_the_state_machine(game, variant, h
     states, world = game_states(lab, 60)
     rng = random.Random(f"draw:{game}:{variant}")
     compared, outcomes, kinds = 0, 0, set()
-    for state in _sample(states, random.Random(f"states:{game}:{variant}")):
+    for state in sample_states(states, random.Random(f"states:{game}:{variant}")):
         for actor, open_ in lab.actors(state).items():
             for kind in open_:
                 legal = 0
