@@ -1,6 +1,12 @@
 """Completions listed once per class of choices alike but for interchangeable items
-(lab/alike.py), against Lab.completions itself on every legal choice of every kind open at
-positions of every bundled rule file; and the groups against the rule files read by hand."""
+(lab/alike.py), against Lab.completions itself on the legal choices of every kind open at
+positions of every bundled rule file; and the groups against the rule files read by hand.
+
+Where a kind has more than ``CHOICES`` legal choices (Lady Alice's 4,096 suspicions), the
+choices compared are the first of each class (``class_key`` over the state's kept groups:
+every class met) and a seeded sample, in their listed order: more than ``alike.FEW`` of them,
+so that the classes are used, and many of each class renamed from its one listing (a state
+that keeps no group, as Perfect Alibi's, where every choice is listed as is: the sample)."""
 
 from __future__ import annotations
 
@@ -42,12 +48,29 @@ def _state_at(log: str, at: int | None):
     return lab, state, mover, kinds
 
 
+CHOICES = 400  # legal choices compared per kind, at most (beyond: every class's first and a sample)
+
+
+def _compared(lab, state, mover, kind) -> list:
+    listed = list(lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE))
+    if len(listed) <= CHOICES:
+        return listed
+    classes = alike.kept_groups(lab, state, mover)  # none: each choice a class of its own, listed as is
+    firsts: dict[str, int] = {}
+    for i, choice in enumerate(listed if classes else ()):
+        firsts.setdefault(alike.class_key(classes, kind, choice), i)
+    rng = random.Random(f"{kind}:{len(listed)}")
+    chosen = set(firsts.values()) | set(rng.sample(range(len(listed)), CHOICES - min(len(firsts), CHOICES)))
+    assert len(chosen) > alike.FEW and (not classes or len(firsts) < len(chosen))  # a class met twice or more
+    return [listed[i] for i in sorted(chosen)]
+
+
 @pytest.mark.parametrize("log, at", POSITIONS)
 def test_completions_equal_the_labs(log, at):
     lab, state, mover, kinds = _state_at(log, at)
     choices = 0
     for kind in kinds:
-        for choice in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE):
+        for choice in _compared(lab, state, mover, kind):
             got = alike.completions(lab, state, mover, kind, choice)
             want = lab.completions(state, mover, kind, choice, None, random.Random(0))
             assert repr(got) == repr(want), (kind, choice)

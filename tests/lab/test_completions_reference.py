@@ -28,7 +28,7 @@ from ruleslawyer.lab.engine import Lab
 from ruleslawyer.lab.suggest import position
 from ruleslawyer.spec.expr import evaluations
 from ruleslawyer.spec.loader import load_rules, rules_dir
-from tests.lab.test_draw import game_states
+from tests.lab.test_draw import game_states, sample_states
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.stem for p in rules_dir().glob("*.yaml"))
@@ -48,10 +48,7 @@ def _key(plays):
 
 def _sample(states: list, rng: random.Random) -> list:
     """``STATES`` of the states in their order, the first and the last among them."""
-    if len(states) <= STATES:
-        return states
-    inner = sorted(rng.sample(range(1, len(states) - 1), STATES - 2))
-    return [states[0]] + [states[i] for i in inner] + [states[-1]]
+    return sample_states(states, rng, STATES)
 
 
 def _compare(lab: Lab, ref: Lab, states, world, rng: random.Random) -> tuple[int, int, set[str]]:

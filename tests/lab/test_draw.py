@@ -14,6 +14,13 @@ rule too), for mover's choices drawn at random:
   completion, so none is out of reach);
 * the enumeration's search that prunes (checks made as soon as the outcomes they
   read have values) lists what trying every combination lists, in the same order.
+
+The states: a seeded sample of ``STATES`` of the game's 60, its first and last kept (the
+opening and the late game). A random game repeats its shapes (the same kinds open to the
+same players), so the sample meets the kinds and outcomes the whole game meets (every
+state of the four games: the same kinds with completions, 635, 810, 3,088 and 2,321 choices
+compared; in the sample 286, 401, 1,466 and 1,209); asserted, choices compared and moves
+with several outcomes met (a suspicion or a question).
 """
 
 from __future__ import annotations
@@ -31,6 +38,15 @@ CASES = [("lady-alice", "4p", []), ("lady-alice", "3p", ["unlimited-cards"]),
          ("perfect-alibi", "4p", []), ("perfect-alibi", "3p", ["rival"])]
 SEED, INDEX = 11, 0
 TRIES = 40  # mover's choices drawn per kind and state, at most
+STATES = 30  # states of each game compared (a seeded sample, first and last kept; round five of issue 25)
+
+
+def sample_states(states: list, rng: random.Random, count: int = STATES) -> list:
+    """``count`` of the states in their order, the first and the last among them."""
+    if len(states) <= count:
+        return states
+    inner = sorted(rng.sample(range(1, len(states) - 1), count - 2))
+    return [states[0]] + [states[i] for i in inner] + [states[-1]]
 
 
 def _key(play):
@@ -80,7 +96,7 @@ def test_draw_agrees_with_the_enumeration_and_the_state_machine(game, variant, h
     states, world = game_states(lab, 60)
     rng = random.Random(f"draw:{game}:{variant}")
     compared, outcomes, kinds = 0, 0, set()
-    for state in states:
+    for state in sample_states(states, random.Random(f"states:{game}:{variant}")):
         for actor, open_ in lab.actors(state).items():
             for kind in open_:
                 legal = 0

@@ -220,7 +220,8 @@ def _expressions() -> st.SearchStrategy[str]:
 
 
 @pytest.mark.heavy
-@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 2,000 expressions (was 4,000: round five of issue 25), each compiled and run twice
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_expressions())
 def test_random_expressions_agree(source):
     try:
