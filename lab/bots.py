@@ -302,10 +302,6 @@ class InformedBot(Bot):
     temperature: float = 0.25
     name = "informed"
     needs_view = True
-    #: the choices it values drawn among the legal ones (the advice's sample, and the candidates
-    #: found by listing: the staged listing), whatever :data:`advice.LEGAL_SAMPLE` and
-    #: :data:`STAGED_FALLBACK` say (a bot built on this one that needs several legal questions)
-    legal_sample = False
 
     def spec(self) -> str:
         return f"informed:{self.temperature:g}" + self.filters_spec()
@@ -444,7 +440,7 @@ class InformedBot(Bot):
         if len(out) < want:
             # few sampled choices were legal: go through every choice the mover's requirements
             # allow (their staged listing: the others never looked at), in a random order
-            choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK or self.legal_sample else None
+            choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK else None
             if choices is None:
                 choices = list(lab.mover_choices(turn.state, turn.actor, kind))
             rng.shuffle(choices)
@@ -560,7 +556,7 @@ class GreedyBot(InformedBot):
             and turn.kinds == others + claiming
         try:
             advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES,
-                                 kinds=others if split else None, legal=self.legal_sample or None)
+                                 kinds=others if split else None)
             # the claims' checks kept to what the advice left of its budget of solver counts
             certain = self._certain_claim(turn, claiming, advice.budget - advice.counts) if split else None
         except AdviceError:
@@ -632,8 +628,7 @@ class GreedyBot(InformedBot):
             ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
             for kind in kinds:
                 bare = not lab.claim_reads_outcome(kind)
-                choices, _cut = _choices(lab, state, actor, kind, self.choices, turn.rng, ruled_out,
-                                         self.legal_sample or None)
+                choices, _cut = _choices(lab, state, actor, kind, self.choices, turn.rng, ruled_out)
                 for args in choices:
                     if not self.allows(turn, kind, args):
                         continue

@@ -37,11 +37,6 @@ choice), an opponent left sure while the bot is not counting
 :data:`LOSS_BITS` more (they would claim first).  One search costs
 ``iterations`` × candidates solver counts per opponent, no playout.
 
-Its own sample of choices (those greedy's advice values) is drawn among the legal
-ones (:meth:`lab.engine.Lab.legal_sample`), so that the race has questions to weigh
-where most of a kind's choices are illegal; the greedy bot's is not (slower, no
-gain shown for greedy alone).
-
 Never the true deal: the bot reads the facts it saw (``Turn.history``
 filtered to its own), deals drawn from them, and outcomes filled in from
 those deals; two true deals it cannot tell apart get the same decision.
@@ -89,10 +84,6 @@ class SearchBot(GreedyBot):
     moves: int = MOVES
     race: float = RACE
     name = "search"
-    #: its own choices drawn among the legal ones (greedy's sample of 24 of many choices, most of
-    #: them illegal, rarely holds two moves to race: benchmarks/README.md, bots_bench.py); its
-    #: playouts' greedy bots draw as greedy does
-    legal_sample = True
     #: Work done, counted (never timed): decisions weighed by playouts, playouts played, questions
     #: weighed for the race, and the solver counts those took.
     searched: int = 0
