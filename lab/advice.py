@@ -62,8 +62,8 @@ from ..solver.frame import project
 from ..solver.refute import HOPELESS, Refuter
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
-from ..spec.expr import Namespace, evaluations
-from ..spec.facts import FALSE, Const, Fact, count, is_formula
+from ..spec.expr import evaluations
+from ..spec.facts import FALSE, Fact, count
 from ..spec.machine import Play, State
 from .alike import FEW, class_key, first_completion, value_classes
 from .alike import completions as alike_completions
@@ -624,19 +624,10 @@ def _bare_claim(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str
     """What a claim with these mover's choices asserts, when its outcomes do not change it (None
     when it cannot be told without them): :meth:`Machine.claim`, read in the lab's environment
     of the state (made once per state: a bot reads the claims of many choices of one state)."""
-    move = lab.rules.moves[kind]
-    if move.claims is None:
-        return None
-    env = lab.env(state)
-    env["actor"] = actor
-    env["move"] = Namespace({p.name: p.default if args.get(p.name) is None else args[p.name] for p in move.params})
     try:
-        fact = move.claims.run(env)
-    except Exception:  # noqa: BLE001 - the claim reads an outcome: told from a completion instead
+        return lab.machine.claim(state, Play(kind, actor, dict(args)), lab.env(state))
+    except Exception:  # noqa: BLE001 - the claim reads an outcome (or says nothing of the deal): told from a completion instead
         return None
-    if isinstance(fact, bool):
-        return Const(fact)
-    return fact if fact is not None and is_formula(fact) else None  # not a formula: the machine refuses it
 
 
 @dataclass(frozen=True)

@@ -820,12 +820,18 @@ class Machine:
                             f"(or none), not {k!r}")
         return k
 
-    def claim(self, state: State, play: Play) -> Any:
-        """The fact about the deal a move asserts (its ``claims:``), or None; ``state`` is before the move."""
+    def claim(self, state: State, play: Play, env: dict[str, Any] | None = None) -> Any:
+        """The fact about the deal a move asserts (its ``claims:``), or None; ``state`` is before the move.
+        ``env``: an environment of ``state`` to use instead of a new one (its ``actor`` and
+        ``move`` set here: a caller that reads the claims of many moves from one state)."""
         move = self.rules.moves.get(play.kind)
         if move is None or move.claims is None:
             return None
-        fact = self._run(move.claims, self.env(state, play.actor, self._args(move, play)), f"{move.name} claims")
+        if env is None:
+            env = self.env(state, play.actor, self._args(move, play))
+        else:
+            env["actor"], env["move"] = play.actor, Namespace(self._args(move, play))
+        fact = self._run(move.claims, env, f"{move.name} claims")
         if fact is None:  # the move claims nothing this time (its log does not say what)
             return None
         if isinstance(fact, bool):
