@@ -569,13 +569,15 @@ LEGAL_SAMPLE = False
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
-             rng: random.Random, exclude: frozenset[str] = frozenset()) -> tuple[list[dict[str, Any]], bool]:
+             rng: random.Random, exclude: frozenset[str] = frozenset(),
+             legal: bool | None = None) -> tuple[list[dict[str, Any]], bool]:
     """The mover's choices of a kind naming no item of ``exclude`` (all, or ``max_choices``
-    sampled when there are more: with :data:`LEGAL_SAMPLE`, uniformly among the legal ones)."""
+    sampled when there are more: with ``legal`` (:data:`LEGAL_SAMPLE` when None), uniformly
+    among the legal ones)."""
     listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
-    if LEGAL_SAMPLE:
+    if LEGAL_SAMPLE if legal is None else legal:
         # legal by the mover's requirements: one with no way of ending has no paths (dropped)
         legal = lab.legal_sample(state, actor, kind, max_choices, rng, exclude, complete=False)
         if legal is not None:
@@ -667,7 +669,7 @@ def _one(turn: Turn, c: _Choice, bases: _Bases, mass: _Mass,
 def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                 kinds: Sequence[str] | None = None, silent_choices: int | None = None,
                 budget: int | None = None, seed: int = 0, marginals: bool = True, memo: bool = True,
-                alike: bool | None = None, chain: bool = True) -> Advice:
+                alike: bool | None = None, chain: bool = True, legal: bool | None = None) -> Advice:
     """Every legal choice of ``turn.actor``'s, valued from ``seat``'s knowledge ``turn.view``
     (the mover's by default; :data:`SPECTATOR`: what everyone sees), ranked (see the module's docstring).  A claim that cannot be
     right is not weighed (counted in ``hopeless``; one naming a card the seat has ruled out
@@ -683,7 +685,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     ``alike`` (``memo`` by default): of more than :data:`lab.alike.FEW` choices, those alike but
     for items interchangeable in the rules, the state and the seat's facts listed and valued once
     per class (:func:`lab.alike.value_classes`; the same values), the others' completion and
-    answers' words worked out when first read."""
+    answers' words worked out when first read.  ``legal``: a kind's sample drawn among its legal
+    choices (:func:`_choices`; None: as :data:`LEGAL_SAMPLE` says)."""
     lab, state = turn.lab, turn.state
     alike = memo if alike is None else alike
     seat = turn.actor if seat is None else seat
@@ -712,7 +715,8 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
             info = lab.kinds[kind]
             silent = not info.claims and not info.observes and not lab.has_due
             cap = min(max_choices, silent_choices) if silent and silent_choices else max_choices
-            choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset())
+            choices, cut = _choices(lab, state, turn.actor, kind, cap, rng, ruled_out if info.claims else frozenset(),
+                                    legal)
             truncated |= cut
             if classes is None and len(choices) > FEW:
                 classes = value_classes(lab, state, turn.actor, facts) if alike and facts is not None else []

@@ -75,6 +75,10 @@ ENUMERATED = 40
 #: a staged search); False: every choice, legal or not.  Off: measured slower (more legal
 #: candidates found, each valued; benchmarks/README.md, branch staged).
 STAGED_FALLBACK = False
+#: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
+#: :meth:`Lab.legal_sample`) before it falls back to the informed bot's weighing; 0: straight
+#: to the informed bot (as before).
+FALLBACK_CHOICES = 4
 
 
 class BotSpecError(ValueError):
@@ -302,6 +306,10 @@ class InformedBot(Bot):
     temperature: float = 0.25
     name = "informed"
     needs_view = True
+    #: the choices it values drawn among the legal ones (the advice's sample, and the candidates
+    #: found by listing: the staged listing), whatever :data:`advice.LEGAL_SAMPLE` and
+    #: :data:`STAGED_FALLBACK` say (a bot built on this one that needs several legal questions)
+    legal_sample = False
 
     def spec(self) -> str:
         return f"informed:{self.temperature:g}" + self.filters_spec()
@@ -440,7 +448,7 @@ class InformedBot(Bot):
         if len(out) < want:
             # few sampled choices were legal: go through every choice the mover's requirements
             # allow (their staged listing: the others never looked at), in a random order
-            choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK else None
+            choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK or self.legal_sample else None
             if choices is None:
                 choices = list(lab.mover_choices(turn.state, turn.actor, kind))
             rng.shuffle(choices)
@@ -556,7 +564,7 @@ class GreedyBot(InformedBot):
             and turn.kinds == others + claiming
         try:
             advice = value_moves(turn, max_choices=self.choices, silent_choices=SILENT_CHOICES,
-                                 kinds=others if split else None)
+                                 kinds=others if split else None, legal=self.legal_sample or None)
             # the claims' checks kept to what the advice left of its budget of solver counts
             certain = self._certain_claim(turn, claiming, advice.budget - advice.counts) if split else None
         except AdviceError:
@@ -564,6 +572,22 @@ class GreedyBot(InformedBot):
         turn.cache["advice"] = advice  # for a bot built on this one (lab.search)
         if certain is not None:
             return self._made(turn, *certain)
+        play = self._pick(turn, advice)
+        if play is None and FALLBACK_CHOICES and not self.legal_sample and others:
+            # the choices looked at were none legal (a sample of many choices, few of them
+            # legal): a few of the moves other than claims (a certain claim was looked for)
+            # drawn among the legal ones, valued the same way
+            try:
+                advice = value_moves(turn, max_choices=FALLBACK_CHOICES, silent_choices=SILENT_CHOICES,
+                                     kinds=others, legal=True)
+            except AdviceError:
+                return InformedBot.choose(self, turn)
+            turn.cache["advice"] = advice
+            play = self._pick(turn, advice)
+        return play if play is not None else InformedBot.choose(self, turn)  # still none: every one
+
+    def _pick(self, turn: Turn, advice: Any) -> Play | None:
+        """The move greedy makes of the advice's ranked moves (None: none of them is legal)."""
         moves = [m for m in advice.moves if self.allows(turn, m.kind, m.args)]
         claims = [m for m in moves if m.right is not None]
         best_claim = max(claims, key=lambda m: m.right or 0.0, default=None)
@@ -583,7 +607,7 @@ class GreedyBot(InformedBot):
                 return play
         if best_claim is not None and not any(not turn.lab.kinds[k].claims for k in turn.kinds):
             return self._made(turn, best_claim.kind, best_claim.args)  # only claims are open: the likeliest
-        return InformedBot.choose(self, turn)  # the choices looked at were none legal: every one
+        return None
 
     def _certain_claim(self, turn: Turn, kinds: Sequence[str], budget: int) -> tuple[str, dict[str, Any]] | None:
         """The first claim, of the choices :func:`lab.advice.value_moves` would draw of these
@@ -628,7 +652,8 @@ class GreedyBot(InformedBot):
             ruled_out = frozenset(c for c, v in view.status().items() if v == "out")
             for kind in kinds:
                 bare = not lab.claim_reads_outcome(kind)
-                choices, _cut = _choices(lab, state, actor, kind, self.choices, turn.rng, ruled_out)
+                choices, _cut = _choices(lab, state, actor, kind, self.choices, turn.rng, ruled_out,
+                                         self.legal_sample or None)
                 for args in choices:
                     if not self.allows(turn, kind, args):
                         continue

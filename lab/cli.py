@@ -50,7 +50,7 @@ def _run_options(p: argparse.ArgumentParser, compare: bool = False, value: bool 
                        help="a bot per seat, comma-separated, the last repeated: random, random:KIND=W;KIND=W, "
                             "informed, informed:TEMPERATURE, greedy, greedy:risk=P;choices=N (e.g. greedy:choices=8: mover's choices "
                             "valued per kind), "
-                            "search:iterations=N;floor=P;width=K;moves=K;race=W, e.g. search:iterations=16;race=1 "
+                            "search:iterations=N;floor=P;width=K;moves=K;race=W;choices=N, e.g. search:iterations=16;race=1 "
                             "(default: random); any bot takes filters, e.g. \"greedy:forbid=move.via == 'final'\" (a move the expression "
                             "is true of is never played)")
     p.add_argument("--seed", type=int, default=0, metavar="S",

@@ -37,6 +37,11 @@ choice), an opponent left sure while the bot is not counting
 :data:`LOSS_BITS` more (they would claim first).  One search costs
 ``iterations`` × candidates solver counts per opponent, no playout.
 
+Its own sample of choices (those greedy's advice values) is drawn among the legal
+ones (:meth:`lab.engine.Lab.legal_sample`), so that the race has questions to weigh
+where most of a kind's choices are illegal; the greedy bot's is not (slower, no
+gain shown for greedy alone).
+
 Never the true deal: the bot reads the facts it saw (``Turn.history``
 filtered to its own), deals drawn from them, and outcomes filled in from
 those deals; two true deals it cannot tell apart get the same decision.
@@ -55,7 +60,7 @@ from ..solver.sampled import sample
 from ..spec.deal import pin
 from ..spec.facts import Fact
 from ..spec.machine import Play, State
-from .bots import BotSpecError, GreedyBot, Turn, _split
+from .bots import GREEDY_CHOICES, BotSpecError, GreedyBot, Turn, _split
 from .engine import solution_of
 
 __all__ = ["SearchBot", "ITERATIONS", "FLOOR", "PLAYOUT_MOVES", "parse_search"]
@@ -84,6 +89,10 @@ class SearchBot(GreedyBot):
     moves: int = MOVES
     race: float = RACE
     name = "search"
+    #: its own choices drawn among the legal ones (greedy's sample of 24 of many choices, most of
+    #: them illegal, rarely holds two moves to race: benchmarks/README.md, bots_bench.py); its
+    #: playouts' greedy bots draw as greedy does
+    legal_sample = True
     #: Work done, counted (never timed): decisions weighed by playouts, playouts played, questions
     #: weighed for the race, and the solver counts those took.
     searched: int = 0
@@ -95,7 +104,8 @@ class SearchBot(GreedyBot):
         return (f"search:iterations={self.iterations}" + (f";floor={self.floor:g}" if self.floor != FLOOR else "")
                 + (f";width={self.width}" if self.width != 1 else "")
                 + (f";moves={self.moves}" if self.moves != MOVES else "")
-                + (f";race={self.race:g}" if self.race != RACE else "") + self.filters_spec())
+                + (f";race={self.race:g}" if self.race != RACE else "")
+                + (f";choices={self.choices}" if self.choices != GREEDY_CHOICES else "") + self.filters_spec())
 
     def choose(self, turn: Turn) -> Play | None:
         play = GreedyBot.choose(self, turn)
@@ -309,9 +319,10 @@ def _next(lab: Any, state: State, by_player: Mapping[str, GreedyBot], world: Map
 
 
 def parse_search(rest: str, column: int) -> SearchBot:
-    """``search:iterations=N;floor=P;width=K;moves=M;race=W`` (each optional)."""
+    """``search:iterations=N;floor=P;width=K;moves=M;race=W;choices=C`` (each optional;
+    ``choices``: the mover's choices valued per kind, as greedy's)."""
     bot = SearchBot()
-    keys = ("iterations", "floor", "width", "moves", "race")
+    keys = ("iterations", "floor", "width", "moves", "race", "choices")
     for part, _offset in _split(rest, ";"):
         if not part.strip():
             continue
@@ -320,7 +331,7 @@ def parse_search(rest: str, column: int) -> SearchBot:
             raise BotSpecError(f"a search bot takes iterations=N (playouts or deals per decision), floor=P (a "
                                f"claim's chance from which it is weighed), width=K (claims weighed), moves=M "
                                f"(questions weighed for the race) and race=W (weight of what a question tells "
-                               f"the nearest opponent), not {part.strip()!r}", column)
+                               f"the nearest opponent) and choices=C (mover's choices valued per kind), not {part.strip()!r}", column)
         try:
             value = float(num)
         except ValueError:
@@ -334,7 +345,7 @@ def parse_search(rest: str, column: int) -> SearchBot:
                 raise BotSpecError("race must be a number from 0 to 10", column)
             bot.race = value
         else:
-            top = {"iterations": MAX_ITERATIONS, "width": 8, "moves": 64}[key]
+            top = {"iterations": MAX_ITERATIONS, "width": 8, "moves": 64, "choices": 5000}[key]
             if not math.isfinite(value) or value != int(value) or not 1 <= value <= top:
                 raise BotSpecError(f"{key} must be a whole number from 1 to {top:,}", column)
             setattr(bot, key, int(value))

@@ -164,7 +164,9 @@ BOTS = ["random", "random:accuse=0.05", "random:accuse=0.1", "random:guess=0.02;
         # the race between questions (a search of one deal: within the CPU limit too)
         "search:iterations=1;floor=1;moves=2;race=0.5", "search:race=-1", "search:moves=65", "search:race=inf",
         # greedy's choices valued per kind (issue 23, branch staged)
-        "greedy:choices=0", "greedy:choices=x", "greedy:risk=0.5;choices=2", "greedy:choices=1e9"]
+        "greedy:choices=0", "greedy:choices=x", "greedy:risk=0.5;choices=2", "greedy:choices=1e9",
+        # the search bot's choices valued per kind
+        "search:choices=0", "search:choices=1e9", "search:iterations=1;floor=1;choices=2"]
 
 # value (issue 23): restrictions by parameter and written out, sound and hostile; its cheap tables
 VALUE_PARAMETERS = ["assistant", "place.value", "ask.via", "value", "assistent", "ask.nothing", "askk.via", "",

@@ -56,7 +56,7 @@ def test_greedy_and_search_bots_play_every_bundled_game(game):
 
     rules = load_rules(game, variant="3p")
     lab = Lab(rules)
-    bots = parse_bots("search:iterations=2;floor=0.5,greedy,greedy:risk=0.5", 3, rules=rules)
+    bots = parse_bots("search:iterations=2;floor=0.5;choices=6,greedy,greedy:risk=0.5", 3, rules=rules)
     for index in range(2):
         rec = play_game(lab, bots, 7, index, 200, keep_log=True, track=True)
         report = check_text(rec.log, f"<{game} {index}>")

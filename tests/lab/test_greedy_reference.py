@@ -10,8 +10,8 @@ the house rules ``no-repeat`` (Lady Alice, 4 players), the one that takes moves 
 bot (its ``allows``) and so changes which claims and questions greedy may make.  Lady Alice
 at 5 players adds no rule of its own: its seats and outcomes are compared move by move in
 test_completions_reference.py.  The certain-claim test plays one game of each game whose
-claims close it early (Lady Alice and Perfect Alibi at 3 players): of the two games seed 7
-played before, the one where certain claims are met (asserted)."""
+claims close it early (Lady Alice and Perfect Alibi at 3 players): of the games seed 7
+plays, a short one where certain claims are met (asserted)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_greedy_plays_the_games_of_the_reference(game, variant, house, monkeypat
         assert report.status == 0, log + report.format_text()
 
 
-@pytest.mark.parametrize("game,index", [("lady-alice", 1), ("perfect-alibi", 1)])
+@pytest.mark.parametrize("game,index", [("lady-alice", 1), ("perfect-alibi", 4)])
 @pytest.mark.heavy
 def test_the_certain_claim_is_the_one_the_advice_ranks_first(game, index, monkeypatch):
     """At every decision of greedy games (the shortcut for a knowledge that pins the solution

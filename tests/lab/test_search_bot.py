@@ -12,14 +12,15 @@ from ruleslawyer.spec.loader import load_rules
 
 def test_its_parameters_read_back_and_bad_ones_are_usage_errors(capsys):
     rules = load_rules("perfect-alibi")
-    [bot] = parse_bots("search:iterations=6;floor=0.3;width=2;forbid=move.via == 'final'", 1, rules=rules)
-    assert isinstance(bot, SearchBot) and (bot.iterations, bot.floor, bot.width) == (6, 0.3, 2)
+    [bot] = parse_bots("search:iterations=6;floor=0.3;width=2;choices=6;forbid=move.via == 'final'", 1, rules=rules)
+    assert isinstance(bot, SearchBot) and (bot.iterations, bot.floor, bot.width, bot.choices) == (6, 0.3, 2, 6)
     [again] = parse_bots(bot.spec(), 1, rules=rules)
     assert again.spec() == bot.spec()
     for spec, words in [("search:iterations=0", "from 1"), ("search:iterations=2.5", "whole number"),
                         ("search:floor=2", "at most 1"), ("search:depth=3", "iterations=N"),
                         ("search:iterations=x", "a number"), ("search:race=x", "a number"),
-                        ("search:moves=0", "from 1"), ("search:race=11", "from 0 to 10")]:
+                        ("search:moves=0", "from 1"), ("search:race=11", "from 0 to 10"),
+                        ("search:choices=0", "from 1"), ("search:choices=5001", "to 5,000")]:
         with pytest.raises(BotSpecError, match=words):
             parse_bots(spec, 1, rules=rules)
         status = main(["simulate", "perfect-alibi", "--games", "1", "--bots", spec])
@@ -75,7 +76,9 @@ def test_race_and_moves_read_back():
 
 
 def test_without_the_race_and_risky_claims_it_plays_greedy_games():
-    """race=0 and floor=1 switch every search off: the same games as greedy's, move for move."""
+    """race=0 and floor=1 switch every search off: the same games as greedy's, move for move
+    (greedy at the search bot's seat drawing its sample among the legal choices, as the search
+    bot does)."""
     from ruleslawyer.lab.engine import Lab
     from ruleslawyer.lab.game import play_game
 
@@ -84,7 +87,10 @@ def test_without_the_race_and_risky_claims_it_plays_greedy_games():
     for index in range(2):
         a = play_game(lab, parse_bots("search:race=0;floor=1,greedy", 3, rules=rules), 5, index, 300,
                       keep_log=True, track=False)
-        b = play_game(lab, parse_bots("greedy", 3, rules=rules), 5, index, 300, keep_log=True, track=False)
+        greedy = parse_bots("greedy", 3, rules=rules)
+        greedy[0] = parse_bots("greedy", 1, rules=rules)[0]  # a seat of its own
+        greedy[0].legal_sample = True
+        b = play_game(lab, greedy, 5, index, 300, keep_log=True, track=False)
         assert a.log == b.log
 
 

@@ -6,8 +6,9 @@ default: measured slower, see benchmarks/README.md), and its ``choices=N`` param
   completion listed by ``Lab.completions``, whose search is tested against the
   reference in test_completions_reference.py; the sample finds it by ``Lab.draw``), as many as asked or every legal one, flagged as sampled;
 * in a Perfect Alibi game, greedy never falls back to the informed bot's way because every choice
-  of its sample is illegal, where with a sample of every choice, legal or not, it does (counted
-  calls whose advice found no legal choice).
+  of its sample is illegal, either with its own fallback (``bots.FALLBACK_CHOICES`` legal choices
+  valued when none of its sample was legal, on by default) or with the legal sample, where with
+  neither it does (counted calls whose advice found no legal choice).
 """
 
 from __future__ import annotations
@@ -67,11 +68,14 @@ def test_greedy_no_longer_falls_back_in_a_perfect_alibi_game(monkeypatch):
         return original(self, turn)
     monkeypatch.setattr(InformedBot, "choose", counting)
     found = {}
-    for flag in (False, True):
+    # (greedy's own fallback to a few legal choices, the legal sample and the staged listing)
+    for name, fallback, flag in (("neither", 0, False), ("fallback", bots.FALLBACK_CHOICES, False),
+                                 ("legal sample", 0, True)):
+        monkeypatch.setattr(bots, "FALLBACK_CHOICES", fallback)
         monkeypatch.setattr(advice, "LEGAL_SAMPLE", flag)
         monkeypatch.setattr(bots, "STAGED_FALLBACK", flag)
         fallbacks[0] = 0
         rec = play_game(lab, parse_bots("greedy:choices=4", 3), 1, 0, 300, track=False)
         assert rec.moves > 0
-        found[flag] = fallbacks[0]
-    assert found[True] == 0 < found[False], found
+        found[name] = fallbacks[0]
+    assert found["fallback"] == found["legal sample"] == 0 < found["neither"], found
