@@ -78,7 +78,7 @@ STAGED_FALLBACK = False
 #: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
 #: :meth:`Lab.legal_sample`) before it falls back to the informed bot's weighing; 0: straight
 #: to the informed bot (as before).
-FALLBACK_CHOICES = 4
+FALLBACK_CHOICES = 2
 
 
 class BotSpecError(ValueError):
