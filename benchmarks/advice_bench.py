@@ -54,6 +54,8 @@ from tests.lab.test_outcomes import plain_values, seat_worlds  # noqa: E402  (th
 CASES = {
     "alibi-5p": ("examples/perfect-alibi/clean-5p.yaml", 13, "ask", None),
     "alibi-3p": ("examples/perfect-alibi/clean-3p.yaml", 24, "ask", "hand"),
+    # Yellow holds the Cook: a question answered 2 or more ends with a card drawn from the whole hand
+    "alibi-3p-cook": ("examples/perfect-alibi/clean-3p.yaml", 16, "ask", "hand"),
     "lady-4p-start": ("examples/lady-alice/clean-4p.yaml", 0, "suspect", None),
     "lady-4p": ("examples/lady-alice/clean-4p.yaml", 4, "accuse", None),
 }

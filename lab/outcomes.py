@@ -2,22 +2,30 @@
 
 Many moves let the table observe one number: how many of a set of cards
 lie in a set of zones (a :class:`~ruleslawyer.spec.facts.Lin` of weight 1 on
-each card), and perhaps, to some players, which one of those cards it was.
+each card), and perhaps, to some players, one card of those zones: one of
+the counted cards that lie there (a card shown), or one of all the cards
+that lie there (a card drawn from the zones' whole content).
 :func:`count_shape` recognises this from the ways a move may end (its paths,
 :func:`lab.advice.move_paths`), with no game's name: every fact of every path
 is "the count is v", a bound on the same count that "the count is v"
-implies, or "card c lies in those zones" for a card c the count names; the
-paths of one value either name no card (one path) or one path per card the
-count names.
+implies, or "card c lies in those zones"; the paths of one value either name
+no card (one path) or one path per card, each card once.
 
 In a world where the count is v, the paths possible are then the one of v
-(no card) or the v of the cards that lie there (uniformly, as
-:mod:`lab.advice`'s model has it), so :func:`value_counted` weighs every
-outcome from :func:`solver.marginal.by_value`: one knowledge per value of
-the count (and, when the seat sees the card and the solution is one card,
-one per value and card for the information about the solution).  It gives
-exactly what :mod:`lab.advice`'s reference path gives, or None when the
-shape does not fit (the caller then uses the reference path).
+(no card), or one per named card that lies there, uniformly (as
+:mod:`lab.advice`'s model has it).  When the cards named are the counted
+cards, there are v of them in every such world.  When they are other cards
+(a draw from the whole zones), there are as many as the zones hold, h, in
+every such world, provided the named cards are every card that can lie
+there in those worlds (:func:`solver.marginal.fills`; checked per value,
+else refused): then P(v, c) = P(v) P(c there | v) / h, and the worlds are
+told apart within by log2(h) bits where the seat sees the card.  So
+:func:`value_counted` weighs every outcome from
+:func:`solver.marginal.by_value`: one knowledge per value of the count
+(and, when the seat sees the card and the solution is one card, one per
+value and card for the information about the solution).  It gives exactly
+what :mod:`lab.advice`'s reference path gives, or None when the shape does
+not fit (the caller then uses the reference path).
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..solver.engine import Knowledge
-from ..solver.marginal import Slice, by_value, card_shares, counted_cards, solution_shares
+from ..solver.marginal import Slice, by_value, capacity, card_shares, counted_cards, fills, solution_shares
 from ..spec.facts import OPS, Atom, Const, Fact, Lin
 
 __all__ = ["CountShape", "Counted", "count_shape", "value_counted"]
@@ -43,6 +51,9 @@ class CountShape:
     cards: frozenset[str]
     zones: frozenset[str]
     groups: dict[int, tuple[tuple[int, str | None], ...]]   # value -> (path index, card named or None)
+    #: the values whose paths name other cards than the counted ones: a card drawn from the
+    #: zones' whole content (one in as many as the zones hold, when they name every card there)
+    drawn: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -121,13 +132,18 @@ def count_shape(paths: Sequence) -> CountShape | None:
     if counted is None:
         return None
     cards, zones = counted
+    drawn = set()
     for v, members in groups.items():
         named = [c for _i, c in members]
         if named == [None]:
             continue
-        if None in named or v < 1 or len(set(named)) != len(named) or set(named) != set(cards):
+        if None in named or len(set(named)) != len(named):
             return None
-    return CountShape(lin, cards, zones, {v: tuple(m) for v, m in groups.items()})
+        if set(named) != set(cards):
+            drawn.add(v)  # whether they name every card the zones may hold: per value, from its worlds
+        elif v < 1:
+            return None
+    return CountShape(lin, cards, zones, {v: tuple(m) for v, m in groups.items()}, frozenset(drawn))
 
 
 def _entropy(ps) -> float:
@@ -160,20 +176,28 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base:
         if members[0][1] is None:
             prob[members[0][0]] = s.mass
             continue
-        got = card_shares(s, shape.cards, shape.zones)
+        named = frozenset(c for _i, c in members)  # type: ignore[misc]
+        got = card_shares(s, named, shape.zones)
         if got is None:
+            return None
+        ways = v  # the paths possible in each world of the value: its counted cards there
+        if v in shape.drawn:  # or every card there, when the named cards are all it can hold
+            if not fills(s, got, shape.zones):
+                return None
+            ways = capacity(base.deal, shape.zones)
+        if ways < 1:
             return None
         shares[v] = got
         ks = {keys[i] for i, _c in members}
         if len(ks) == 1:
             h = 0.0
         elif len(ks) == len(members):
-            h = math.log2(v)
+            h = math.log2(ways)
         else:
             return None
         h_w += s.mass * h
         for i, c in members:
-            prob[i] = s.mass * got[c] / v  # type: ignore[index]
+            prob[i] = s.mass * got[c] / ways  # type: ignore[index]
     if legal <= 0:
         return None
     dist: dict[str, float] = {}

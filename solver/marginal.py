@@ -13,6 +13,9 @@ answer of every way a move may end.
   knowledge with the count fixed there, its worlds and its prior mass.
 * :func:`card_shares` — for one value, each named card's chance of lying in
   the zones (None when the engine does not tell zones apart).
+* :func:`fills` — for one value, whether the named cards are every card that
+  can lie in the zones (then each world has the zones' :func:`capacity` of
+  them there: a card drawn from the zones' whole content names one of them).
 * :func:`solution_shares` — for one value, each card's chance of being in the
   solution.
 
@@ -33,11 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, Lin
 from .engine import Knowledge
 from .weights import prior_mass
 
-__all__ = ["Slice", "counted_cards", "by_value", "card_shares", "solution_shares"]
+__all__ = ["Slice", "counted_cards", "capacity", "by_value", "card_shares", "fills", "solution_shares"]
 
 #: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
 Condition = Callable[[Knowledge, list[Fact]], Knowledge]
@@ -64,6 +68,11 @@ def counted_cards(lin: Lin) -> tuple[frozenset[str], frozenset[str]] | None:
     return frozenset(c for c, _z, _w in lin.terms), zones
 
 
+def capacity(deal: Deal, zones: frozenset[str]) -> int:
+    """How many cards ``zones`` hold together in every deal."""
+    return sum(z.size for d in deal.decks for z in d.zones if z.id in zones)
+
+
 def _plain(base: Knowledge, facts: list[Fact]) -> Knowledge:
     return base.with_facts(facts)
 
@@ -77,7 +86,7 @@ def by_value(k: Knowledge, lin: Lin, sizes: Mapping[tuple[int, ...], int] | None
     lo, hi = lin.bounds()
     counted = counted_cards(lin)
     if counted is not None:  # no more than the zones hold
-        hi = min(hi, sum(z.size for d in k.deal.decks for z in d.zones if z.id in counted[1]))
+        hi = min(hi, capacity(k.deal, counted[1]))
     out = []
     for v in range(lo, hi + 1):
         kv = make(k, [Fact(lin == v)])
@@ -100,6 +109,21 @@ def card_shares(s: Slice, cards: frozenset[str], zones: frozenset[str]) -> dict[
             return None
         out[c] = float(sum(where[z] for z in zones))
     return out
+
+
+def fills(s: Slice, shares: Mapping[str, float], zones: frozenset[str]) -> bool:
+    """Whether the cards of ``shares`` (each one's chance of lying in ``zones`` in the worlds of
+    ``s``, :func:`card_shares`) are every card that can lie there: no other card has a chance
+    of lying there, and theirs add up to what the zones hold (so that every world of ``s`` has
+    exactly :func:`capacity` of them there)."""
+    zp = s.knowledge.zone_probabilities()
+    if zp is None:
+        return False
+    for c, where in zp.items():
+        if c not in shares and any(where.get(z, 0) > 0 for z in zones):
+            return False
+    held = capacity(s.knowledge.deal, zones)
+    return abs(sum(shares.values()) - held) <= 1e-9 * max(1, held)
 
 
 def solution_shares(s: Slice) -> dict[str, float]:

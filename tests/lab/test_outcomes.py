@@ -148,8 +148,8 @@ def test_alibi_every_question_valued_from_the_marginal(alibi):
     assert fast.counts < slow.counts
 
 
-def test_alibi_marginal_equals_the_reference_path(alibi):
-    *_rest, fast, slow = alibi
+def same_as_reference(fast, slow):
+    """Every move of ``slow`` (the reference path) valued the same in ``fast``."""
     new = {(m.kind, repr(m.args)): m for m in fast.moves}
     assert len(new) == len(slow.moves)
     for m in slow.moves:
@@ -164,24 +164,34 @@ def test_alibi_marginal_equals_the_reference_path(alibi):
             assert n.solution_bits == pytest.approx(m.solution_bits, abs=1e-9)
 
 
+def same_as_plain(m, paths, worlds, solution_zones):
+    """The value ``m`` of a move with these ``paths`` equal to :func:`plain_values` over ``worlds``."""
+    dist, bits, solution_bits, left, legal = plain_values(worlds, paths, solution_zones)
+    assert m.bits == pytest.approx(bits, abs=1e-9)
+    assert m.solution_bits == pytest.approx(solution_bits, abs=1e-9)
+    assert m.legal == pytest.approx(legal)
+    says = {_key(p.seen): tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen)) for p in paths}
+    got = {a.says: (a.probability, a.worlds_left) for a in m.answers}
+    assert len(got) == sum(q > 0 for q in dist.values())
+    for k, q in dist.items():
+        if q > 0:
+            assert got[says[k]][0] == pytest.approx(q)
+            assert got[says[k]][1] == left[k]
+    assert m.worlds_left == pytest.approx(sum(q * left[k] for k, q in dist.items()))
+
+
+def test_alibi_marginal_equals_the_reference_path(alibi):
+    *_rest, fast, slow = alibi
+    same_as_reference(fast, slow)
+
+
 def test_alibi_marginal_equals_a_plain_enumeration(alibi):
     rep, lab, state, mover, facts, fast, _slow = alibi
     worlds = seat_worlds(rep.deal, facts, f"hand:{mover}")
-    solution_zones = set(rep.deal.solution)
     for m in fast.moves[::4]:  # every fourth question (each takes a pass over the worlds)
         paths = move_paths(lab, state, mover, m.kind, m.args, mover)
         assert count_shape(paths) is not None
-        dist, bits, solution_bits, left, legal = plain_values(worlds, paths, solution_zones)
-        assert m.bits == pytest.approx(bits, abs=1e-9)
-        assert m.solution_bits == pytest.approx(solution_bits, abs=1e-9)
-        assert m.legal == pytest.approx(legal)
-        says = {_key(p.seen): tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen)) for p in paths}
-        got = {a.says: (a.probability, a.worlds_left) for a in m.answers}
-        assert len(got) == sum(q > 0 for q in dist.values())
-        for k, q in dist.items():
-            if q > 0:
-                assert got[says[k]][0] == pytest.approx(q)
-                assert got[says[k]][1] == left[k]
+        same_as_plain(m, paths, worlds, set(rep.deal.solution))
 
 
 def test_lady_alice_marginal_equals_the_reference_path():
