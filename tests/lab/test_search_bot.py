@@ -38,7 +38,7 @@ def test_the_budget_is_counted_in_playouts():
 
     rules = load_rules("perfect-alibi", variant="3p")
     lab = Lab(rules)
-    bots = parse_bots("search:iterations=2;floor=0.3;choices=6,greedy", 3, rules=rules)
+    bots = parse_bots("search:iterations=2;floor=0.3;choices=4,greedy", 3, rules=rules)
     bot, choose = bots[0], bots[0].choose
 
     class Weighed(Exception):
@@ -51,11 +51,11 @@ def test_the_budget_is_counted_in_playouts():
         return play
 
     bot.choose = stop_once_weighed  # type: ignore[method-assign]
-    # Games of seed 11 until one decision is weighed (at most three), stopped right after it: the
-    # count is per decision weighed, and one is enough to tell 2 playouts from any other number;
-    # the same budget is counted again over every bundled game in test_every_game.py.  (The game
-    # of index 0 weighs one at the bot's 5th move; choices=6: six questions valued a decision.)
-    for index in range(3):
+    # Games of seed 11 until one decision is weighed (at most six: one in three or so weighs one),
+    # stopped right after it: the count is per decision weighed, and one is enough to tell 2
+    # playouts from any other number; the same budget is counted again over every bundled game
+    # in test_every_game.py.  (choices=4: four questions valued a decision, a cheaper game.)
+    for index in range(6):
         try:
             play_game(lab, bots, 11, index, 200, track=False)
         except Weighed:
