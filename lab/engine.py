@@ -41,7 +41,7 @@ import ast
 import itertools
 import random
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..spec.deal import pin
@@ -1086,10 +1086,32 @@ class Lab:
         if found is None:
             info = self.kinds[kind]
             found = self._joint[key] = [
-                self._stage([(w, e, where) for w, e, where, _rw, _re in reqs],
-                            [(w, f, where) for w, f, where, _rw, _rf in facts] if observed else ())
-                for reqs, facts in zip(info.joint_stages, info.obs_stages)]
+                replace(
+                    self._stage([(w, e, where) for w, e, where, _rw, _re in reqs],
+                                [(w, f, where) for w, f, where, _rw, _rf in facts] if observed else ()),
+                    reads=self._stage_reads(info, i, [*reqs, *(facts if observed else ())]))
+                for i, (reqs, facts) in enumerate(zip(info.joint_stages, info.obs_stages))]
         return found
+
+    def _stage_reads(self, info: KindInfo, i: int, entries: Sequence[tuple[Any, ...]]) -> Any:
+        """What the checks of stage ``i`` (of :meth:`_joint_checks`) read of the outcomes: the
+        earlier ones read, each as (its index, whether only its being given is read), and the
+        same of outcome ``i`` (None: not read); None when they read the move as a whole (or
+        there are none).  Their verdict on a combination depends on those alone (the mover's
+        choices, the state and the deal are the same for every combination of one search)."""
+        if not entries:
+            return None
+        read: set[str] = set()
+        for w, e, _where, rw, re_ in entries:
+            if rw is None or re_ is None:
+                return None
+            read.update(rw, re_)
+        functions = {name: fn.expr for name, fn in self.rules.functions.items()}
+        exprs = [x for w, e, *_rest in entries for x in (w, e)]
+        modes = {n: _given_only(exprs, n, functions) for n in read}
+        names = [p.name for p in info.outcome]
+        before = tuple((j, modes[n]) for j, n in enumerate(names[:i]) if n in modes)
+        return before, modes.get(names[i])
 
     def _combined(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
                   env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
@@ -1122,27 +1144,70 @@ class Lab:
                 found.append(((), Play(info.name, env["actor"], {k: x for k, x in full.items() if x is not None})))
             return
         self._combine(0, [n for n, _v in axes], [v for _n, v in axes], full, stages, env, world,
-                      (), info.name, found)
+                      (), info.name, found, {})
 
     def _combine(self, i: int, names: list[str], values: list[list[Any]], full: dict[str, Any],
                  stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
-                 chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]]) -> None:
+                 chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]],
+                 verdicts: dict[Any, dict[Any, bool]]) -> None:
         """:meth:`_combined`'s search from outcome ``i`` on (a method: a closure that calls
-        itself would be a cycle for the garbage collector)."""
+        itself would be a cycle for the garbage collector).  A stage's verdict is kept in
+        ``verdicts`` by what its checks read of the outcomes (:meth:`_stage_reads`): checked once
+        per class of combinations alike in that, not once per combination (a check that asks
+        only whether a card is given, once for none and once for any card)."""
         name, checks = names[i], stages[i]
         first, facts = checks.first, checks.facts
         plain = not checks.reqs and not facts
         last = i == len(names) - 1
         actor = env["actor"]
-        for v in values[i]:
+        reads = None if plain else checks.reads
+        walk = values[i]
+        if reads is not None:
+            before, own = reads
+            kept = verdicts.setdefault(
+                (i, tuple(chosen[j] is None if given else repr(chosen[j]) for j, given in before)), {})
+            if own is not False:  # not read, or only whether given: one verdict per class of values
+                walk = kept.get(_WALK)  # the values that pass, the same for every combination alike
+                if walk is None:
+                    walk = kept[_WALK] = self._by_class(values[i], own, name, full, kept, checks, env, world)
+                plain = True
+        for v in walk:
             full[name] = v
-            if not plain and (first(env) >= 0 or (facts and self._failing_fact(facts, env, world) is not None)):
+            if reads is not None and not plain:
+                key = repr(v)
+                ok = kept.get(key)
+                if ok is None:
+                    ok = kept[key] = first(env) < 0 and not (
+                        facts and self._failing_fact(facts, env, world) is not None)
+                if not ok:
+                    continue
+            elif not plain and (first(env) >= 0 or (facts and self._failing_fact(facts, env, world) is not None)):
                 continue
             if last:
                 found.append((chosen + (v,), Play(kind, actor, {k: x for k, x in full.items() if x is not None})))
             else:
-                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found)
+                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found, verdicts)
         full[name] = None
+
+    def _by_class(self, values: list[Any], own: bool | None, name: str, full: dict[str, Any],
+                  kept: dict[Any, bool], checks: "_Stage", env: dict[str, Any],
+                  world: Mapping[str, str] | None) -> list[Any]:
+        """The values of outcome ``name`` that pass a stage whose checks read it only as given
+        or not (``own`` True) or not at all (None), in order: the stage checked once for none and
+        once for the first value given (its verdicts kept in ``kept``), not once per value."""
+        verdict: dict[bool, bool] = {}
+        for v in values:
+            cls = own is not None and v is None
+            if cls not in verdict:
+                ok = kept.get(cls)
+                if ok is None:
+                    full[name] = v
+                    ok = kept[cls] = checks.first(env) < 0 and not (
+                        checks.facts and self._failing_fact(checks.facts, env, world) is not None)
+                verdict[cls] = ok
+        if all(verdict.values()):
+            return values
+        return [v for v in values if verdict[own is not None and v is None]]
 
     def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
         """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
@@ -1218,6 +1283,55 @@ class Lab:
             if fact is not None:
                 out.append(fact)
         return out
+
+    def ending_observations(self, state: State, plays: Sequence[Play], source: Any,
+                            memo: dict[Any, Any]) -> list[tuple[Fact, ...]]:
+        """``[tuple(self.observations(state, p, source, memo)) for p in plays]`` for the endings of
+        one choice: plays of one kind and player from ``state`` with the same mover's choices,
+        their outcomes alone differing (:meth:`completions` of one choice).  What an observation
+        reads of the mover's choices is then the same for every ending, so its fact is kept, for
+        this call, by what it reads of the outcomes alone (only whether one is given, where that
+        is all it reads): per ending, one look-up per observation by its outcome values, not a
+        key of every parameter it reads; a miss goes to :meth:`observations`' own memo."""
+        if not plays:
+            return []
+        info = self.kinds[plays[0].kind]
+        if not info.observes:
+            return [() for _p in plays]
+        outcome = {p.name for p in info.outcome}
+        plan = []
+        for ob, reads in _observation_reads(self, info):
+            union = reads[-1]
+            own = None if union is None else tuple((n, given) for n, given in union if n in outcome)
+            plan.append((ob, reads, None if own is None else _outcome_key(own), {}))
+        out = []
+        for play in plays:
+            a = play.args
+            facts = []
+            for ob, reads, key_of, kept in plan:
+                if key_of is None:  # reads the move as a whole: as observations() does
+                    fact = self._observed_in(state, play, ob, reads, source, memo)
+                else:
+                    key = key_of(a)
+                    fact = kept.get(key, _NONE)
+                    if fact is _NONE:
+                        fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo)
+                if fact is not None:
+                    facts.append(fact)
+            out.append(tuple(facts))
+        return out
+
+    def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
+                     memo: dict[Any, Any]) -> Fact | None:
+        """One observation's fact of ``play`` (None: its condition fails) through
+        :meth:`observations`' memo (its key: everything the observation reads)."""
+        args = self.machine._args(self.kinds[play.kind].move, play)
+        union = reads[-1]
+        key = ("observed", id(ob), source, repr(sorted(args.items())) if union is None else _read_key(args, union))
+        fact = memo.get(key, _NONE)
+        if fact is _NONE:
+            fact = memo[key] = self._observed(state, play, ob, reads, source, memo)
+        return fact
 
     def _observed(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
                   memo: dict[Any, Any]) -> Fact | None:
@@ -1335,8 +1449,21 @@ _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
 
 
 _NONE = object()  # not in a memo
+_WALK = object()  # the values of one outcome that pass a stage (see Lab._combine)
 #: lab -> id of an observation -> its parts' reads (see _observation_reads), worked out once per lab
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
+
+
+def _outcome_key(read: tuple[tuple[str, bool], ...]) -> Any:
+    """What an observation reads of a play's outcomes (see :meth:`Lab.ending_observations`), as one
+    function of the play's arguments: each one's value, or only whether it is given (an absent
+    one: none, before any default, so a key at least as fine as the parameters read)."""
+    if not read:
+        return lambda a: ()
+    if len(read) == 1:
+        name, given_only = read[0]
+        return (lambda a: a.get(name) is None) if given_only else (lambda a: repr(a.get(name)))
+    return lambda a: tuple(a.get(n) is None if g else repr(a.get(n)) for n, g in read)
 
 
 def _read_key(args: Mapping[str, Any], read: tuple[tuple[str, bool], ...]) -> tuple[Any, ...]:
@@ -1411,6 +1538,8 @@ class _Stage:
     reqs: tuple[tuple[Any, Any, str], ...]
     first: Any
     facts: tuple[tuple[Any, Any, str], ...]
+    #: what its checks read of the outcomes (see :meth:`Lab._stage_reads`; None: not told)
+    reads: Any = None
 
 
 class _TooBig(Exception):
@@ -1422,12 +1551,14 @@ def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
     if all(None not in combo for combo, _p in found):
         return [p for _c, p in found]
     keys = [tuple(None if v is None else repr(v) for v in combo) for combo, _p in found]
+    # a value left out where no completion leaves one out: no completion has that key
+    open_ = sorted({i for key in keys for i, v in enumerate(key) if v is None})
     covered: set[tuple[Any, ...]] = set()
     for key in keys:
-        given = [i for i, v in enumerate(key) if v is not None]
-        for k in range(len(given)):
-            for keep in itertools.combinations(given, k):
-                covered.add(tuple(key[i] if i in keep else None for i in range(len(key))))
+        given = [i for i in open_ if key[i] is not None]
+        for k in range(1, len(given) + 1):
+            for drop in itertools.combinations(given, k):
+                covered.add(tuple(None if i in drop else v for i, v in enumerate(key)))
     return [p for key, (_c, p) in zip(keys, found) if key not in covered]
 
 
