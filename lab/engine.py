@@ -162,6 +162,7 @@ class Lab:
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
+        self._verdicts: tuple[Any, Any, dict[Any, Any]] = (None, None, {})  # per state and player: see _stage_memo()
         self._attrs = attrs
         self._constants: dict[int, tuple[Any] | None] = {}  # see _constant()
         self._failed: tuple[Any, Any, str] | None = None  # see failed_alike()
@@ -765,7 +766,7 @@ class Lab:
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
         elif not self.reference:
-            return _maximal(self._combined(info, axes, base, env, world))
+            return _maximal(self._combined(state, info, axes, base, env, world))
         elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
         else:
@@ -1094,27 +1095,41 @@ class Lab:
         return found
 
     def _stage_reads(self, info: KindInfo, i: int, entries: Sequence[tuple[Any, ...]]) -> Any:
-        """What the checks of stage ``i`` (of :meth:`_joint_checks`) read of the outcomes: the
-        earlier ones read, each as (its index, whether only its being given is read), and the
-        same of outcome ``i`` (None: not read); None when they read the move as a whole (or
-        there are none).  Their verdict on a combination depends on those alone (the mover's
-        choices, the state and the deal are the same for every combination of one search)."""
+        """What the checks of stage ``i`` (of :meth:`_joint_checks`) read of the move: the
+        mover's parameters, each as (its name, whether only its being given is read), the
+        earlier outcomes, each as (its index, the same), and the same of outcome ``i`` (None:
+        not read); None when they read the move as a whole (or there are none).  From one state
+        and player (and one deal), their verdict on a combination depends on those alone."""
         if not entries:
             return None
         read: set[str] = set()
-        for w, e, _where, rw, re_ in entries:
-            if rw is None or re_ is None:
+        for w, e, *_rest in entries:
+            got = self._attrs(w) | self._attrs(e)
+            if "*" in got:
                 return None
-            read.update(rw, re_)
+            read |= got
+        names = [p.name for p in info.outcome]
+        if read - set(names) - {p.name for p in info.mover}:  # a name no parameter of the move has
+            return None
         functions = {name: fn.expr for name, fn in self.rules.functions.items()}
         exprs = [x for w, e, *_rest in entries for x in (w, e)]
         modes = {n: _given_only(exprs, n, functions) for n in read}
-        names = [p.name for p in info.outcome]
+        mover = tuple((p.name, modes[p.name]) for p in info.mover if p.name in modes)
         before = tuple((j, modes[n]) for j, n in enumerate(names[:i]) if n in modes)
-        return before, modes.get(names[i])
+        return mover, before, modes.get(names[i])
 
-    def _combined(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
-                  env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
+    def _stage_memo(self, state: State, actor: str) -> dict[Any, dict[Any, bool]]:
+        """The stages' verdicts (see :meth:`_combine`) for the choices of one state and player,
+        kept for the last asked."""
+        kept_state, kept_actor, memo = self._verdicts
+        if kept_state is not state or kept_actor != actor:
+            memo = {}
+            self._verdicts = (state, actor, memo)
+        return memo
+
+    def _combined(self, state: State, info: KindInfo, axes: Sequence[tuple[str, list[Any]]],
+                  base: Mapping[str, Any], env: dict[str, Any],
+                  world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
         """Every combination of outcome values (each value already through the checks that
         read its outcome alone) that passes the checks of several outcomes, in the order
         :func:`itertools.product` lists them, with its move: a search that gives each outcome
@@ -1125,10 +1140,16 @@ class Lab:
         env["move"] = Namespace.of(full)  # follows the values given
         found: list[tuple[tuple[Any, ...], Play]] = []
         kept = [(name, env[name]) for name in info.choice_fns if name in env]
+        # each stage's verdicts by what it reads of the mover's choices: kept for the choices of
+        # this state and player (with no deal; with one, for this search only)
+        verdicts = self._stage_memo(state, env["actor"]) if world is None else {}
+        movers = [None if st.reads is None else
+                  (info.name, i, tuple(full[n] is None if given else repr(full[n]) for n, given in st.reads[0]))
+                  for i, st in enumerate(stages)]
         try:
             for name, fn in kept:  # calls kept by their arguments while the choice is explored
                 env[name] = _remembered(fn)[0]
-            self._combine_all(info, axes, full, stages, env, world, found)
+            self._combine_all(info, axes, full, stages, env, world, found, (verdicts, movers, {}))
         finally:
             for name, fn in kept:
                 env[name] = fn
@@ -1136,7 +1157,7 @@ class Lab:
 
     def _combine_all(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], full: dict[str, Any],
                      stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
-                     found: list[tuple[tuple[Any, ...], Play]]) -> None:
+                     found: list[tuple[tuple[Any, ...], Play]], memo: tuple[Any, ...]) -> None:
         """:meth:`_combined`'s search, what it finds added to ``found``."""
         if not axes:  # no outcome: the checks of the whole move, once (a stage of its own)
             checks = stages[0] if stages else None
@@ -1144,17 +1165,19 @@ class Lab:
                 found.append(((), Play(info.name, env["actor"], {k: x for k, x in full.items() if x is not None})))
             return
         self._combine(0, [n for n, _v in axes], [v for _n, v in axes], full, stages, env, world,
-                      (), info.name, found, {})
+                      (), info.name, found, memo)
 
     def _combine(self, i: int, names: list[str], values: list[list[Any]], full: dict[str, Any],
                  stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
                  chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]],
-                 verdicts: dict[Any, dict[Any, bool]]) -> None:
+                 memo: tuple[Any, ...]) -> None:
         """:meth:`_combined`'s search from outcome ``i`` on (a method: a closure that calls
-        itself would be a cycle for the garbage collector).  A stage's verdict is kept in
-        ``verdicts`` by what its checks read of the outcomes (:meth:`_stage_reads`): checked once
-        per class of combinations alike in that, not once per combination (a check that asks
-        only whether a card is given, once for none and once for any card)."""
+        itself would be a cycle for the garbage collector).  ``memo``: (verdicts, movers, walks).
+        A stage's verdict is kept in ``verdicts`` by what its checks read (:meth:`_stage_reads`):
+        of the mover's choices (``movers``: each stage's key of that, for this choice), and of the
+        outcomes: checked once per class of combinations alike in that, not once per combination
+        (a check that asks only whether a card is given, once for none and once for any card).
+        ``walks``: for this search, the values of an outcome that pass, by the same key."""
         name, checks = names[i], stages[i]
         first, facts = checks.first, checks.facts
         plain = not checks.reqs and not facts
@@ -1163,13 +1186,14 @@ class Lab:
         reads = None if plain else checks.reads
         walk = values[i]
         if reads is not None:
-            before, own = reads
-            kept = verdicts.setdefault(
-                (i, tuple(chosen[j] is None if given else repr(chosen[j]) for j, given in before)), {})
+            verdicts, movers, walks = memo
+            _mover, before, own = reads
+            at = (movers[i], tuple(chosen[j] is None if given else repr(chosen[j]) for j, given in before))
+            kept = verdicts.setdefault(at, {})
             if own is not False:  # not read, or only whether given: one verdict per class of values
-                walk = kept.get(_WALK)  # the values that pass, the same for every combination alike
+                walk = walks.get(at)  # the values that pass, the same for every combination alike
                 if walk is None:
-                    walk = kept[_WALK] = self._by_class(values[i], own, name, full, kept, checks, env, world)
+                    walk = walks[at] = self._by_class(values[i], own, name, full, kept, checks, env, world)
                 plain = True
         for v in walk:
             full[name] = v
@@ -1186,7 +1210,7 @@ class Lab:
             if last:
                 found.append((chosen + (v,), Play(kind, actor, {k: x for k, x in full.items() if x is not None})))
             else:
-                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found, verdicts)
+                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found, memo)
         full[name] = None
 
     def _by_class(self, values: list[Any], own: bool | None, name: str, full: dict[str, Any],
@@ -1292,23 +1316,32 @@ class Lab:
         reads of the mover's choices is then the same for every ending, so its fact is kept, for
         this call, by what it reads of the outcomes alone (only whether one is given, where that
         is all it reads): per ending, one look-up per observation by its outcome values, not a
-        key of every parameter it reads; a miss goes to :meth:`observations`' own memo."""
+        key of every parameter it reads; a miss goes to :meth:`observations`' own memo.  An
+        observation's condition is looked up first, by what it alone reads of the outcomes: one
+        whose condition fails for an answer is not looked at again for each card shown with it."""
         if not plays:
             return []
         info = self.kinds[plays[0].kind]
         if not info.observes:
             return [() for _p in plays]
         outcome = {p.name for p in info.outcome}
-        plan = []
-        for ob, reads in _observation_reads(self, info):
-            union = reads[-1]
-            own = None if union is None else tuple((n, given) for n, given in union if n in outcome)
-            plan.append((ob, reads, None if own is None else _outcome_key(own), {}))
+
+        def own(read: tuple[tuple[str, bool], ...] | None) -> Any:
+            return None if read is None else _outcome_key(tuple((n, g) for n, g in read if n in outcome))
+        plan = [(ob, reads, own(reads[-1]), {}, own(reads[0]) if ob.when is not None else None, {})
+                for ob, reads in _observation_reads(self, info)]
         out = []
         for play in plays:
             a = play.args
             facts = []
-            for ob, reads, key_of, kept in plan:
+            for ob, reads, key_of, kept, when_of, held in plan:
+                if when_of is not None:
+                    key = when_of(a)
+                    holds = held.get(key)
+                    if holds is None:
+                        holds = held[key] = self._condition_in(state, play, ob, reads[0], memo)
+                    if not holds:
+                        continue
                 if key_of is None:  # reads the move as a whole: as observations() does
                     fact = self._observed_in(state, play, ob, reads, source, memo)
                 else:
@@ -1332,6 +1365,19 @@ class Lab:
         if fact is _NONE:
             fact = memo[key] = self._observed(state, play, ob, reads, source, memo)
         return fact
+
+    def _condition_in(self, state: State, play: Play, ob: Any, read: tuple[tuple[str, bool], ...] | None,
+                      memo: dict[Any, Any]) -> bool:
+        """Whether the condition of observation ``ob`` holds for ``play``, through the memo and
+        the key :meth:`_observed` gives it (``read``: what it reads, None: the whole move)."""
+        info = self.kinds[play.kind]
+        args = self.machine._args(info.move, play)
+        key = ("when", id(ob.when), repr(sorted(args.items())) if read is None else _read_key(args, read))
+        if key not in memo:
+            env = self._actor_env(state, play.actor)
+            env["move"] = Namespace(args)
+            memo[key] = self.machine._truth(ob.when, env, f"{play.kind} observe")
+        return bool(memo[key])
 
     def _observed(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
                   memo: dict[Any, Any]) -> Fact | None:
@@ -1449,7 +1495,6 @@ _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
 
 
 _NONE = object()  # not in a memo
-_WALK = object()  # the values of one outcome that pass a stage (see Lab._combine)
 #: lab -> id of an observation -> its parts' reads (see _observation_reads), worked out once per lab
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
 
