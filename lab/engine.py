@@ -782,7 +782,7 @@ class Lab:
                                              for w, f, where in info.obs_joint):
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
-        return _maximal(found)
+        return (_maximal_reference if self.reference else _maximal)(found)
 
     def claim_reads_outcome(self, kind: str) -> bool:
         """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
@@ -1592,19 +1592,50 @@ class _TooBig(Exception):
 
 
 def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
-    """The completions that no other extends (the same values, and a value where one is left out)."""
+    """The completions that no other extends (the same values, and a value where one is left out):
+    :func:`_maximal_reference`'s, each completion looked up once per smaller set of outcomes given
+    met among the completions, not once per subset of its values."""
+    combos = [combo for combo, _p in found]
+    # only an outcome some completion gives and another leaves out can tell two apart this way
+    mixed = [i for i in range(len(combos[0]) if combos else 0)
+             if any(c[i] is None for c in combos) and any(c[i] is not None for c in combos)]
+    if not mixed:
+        return [p for _c, p in found]
+    masks = [tuple(c[i] is not None for i in mixed) for c in combos]  # which of those each gives
+    met = set(masks)
+    inside = {m: [k for k in met if k != m and all(a or not b for a, b in zip(m, k))] for m in met}
+    if not any(inside.values()):
+        return [p for _c, p in found]
+    # a completion by its values where a mask gives one (the others: the same in every completion)
+    at = {k: _picker([i for i in range(len(combos[0])) if i not in mixed or k[mixed.index(i)]]) for k in met}
+    extended: dict[tuple[bool, ...], set[tuple[Any, ...]]] = {m: set() for m in met}
+    for combo, m in zip(combos, masks):
+        for k in inside[m]:
+            extended[k].add(at[k](combo))
+    return [p for combo, m, (_c, p) in zip(combos, masks, found) if not extended[m] or at[m](combo) not in extended[m]]
+
+
+def _maximal_reference(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
+    """The completions that no other extends (the same values, and a value where one is left out):
+    every subset of each one's values tried (the reference :func:`_maximal` is tested equal to)."""
     if all(None not in combo for combo, _p in found):
         return [p for _c, p in found]
     keys = [tuple(None if v is None else repr(v) for v in combo) for combo, _p in found]
-    # a value left out where no completion leaves one out: no completion has that key
-    open_ = sorted({i for key in keys for i, v in enumerate(key) if v is None})
     covered: set[tuple[Any, ...]] = set()
     for key in keys:
-        given = [i for i in open_ if key[i] is not None]
-        for k in range(1, len(given) + 1):
-            for drop in itertools.combinations(given, k):
-                covered.add(tuple(None if i in drop else v for i, v in enumerate(key)))
+        given = [i for i, v in enumerate(key) if v is not None]
+        for k in range(len(given)):
+            for keep in itertools.combinations(given, k):
+                covered.add(tuple(key[i] if i in keep else None for i in range(len(key))))
     return [p for key, (_c, p) in zip(keys, found) if key not in covered]
+
+
+def _picker(positions: list[int]) -> Any:
+    """The values of a combination at these positions, as a key equal for two combinations
+    exactly when the ``repr`` of each value is."""
+    def pick(combo: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple([None if combo[i] is None else repr(combo[i]) for i in positions])
+    return pick
 
 
 def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:
