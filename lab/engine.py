@@ -162,7 +162,7 @@ class Lab:
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
-        self._verdicts: tuple[Any, Any, dict[Any, Any]] = (None, None, {})  # per state and player: see _stage_memo()
+        self._passes: tuple[Any, Any, dict[Any, Any]] = (None, None, {})  # per state and player: see _stage_memo()
         self._attrs = attrs
         self._constants: dict[int, tuple[Any] | None] = {}  # see _constant()
         self._failed: tuple[Any, Any, str] | None = None  # see failed_alike()
@@ -1099,7 +1099,7 @@ class Lab:
         mover's parameters, each as (its name, whether only its being given is read), the
         earlier outcomes, each as (its index, the same), and the same of outcome ``i`` (None:
         not read); None when they read the move as a whole (or there are none).  From one state
-        and player (and one deal), their verdict on a combination depends on those alone."""
+        and player (and one deal), whether a combination passes them depends on those alone."""
         if not entries:
             return None
         read: set[str] = set()
@@ -1119,12 +1119,12 @@ class Lab:
         return mover, before, modes.get(names[i])
 
     def _stage_memo(self, state: State, actor: str) -> dict[Any, dict[Any, bool]]:
-        """The stages' verdicts (see :meth:`_combine`) for the choices of one state and player,
+        """Whether each stage passes (see :meth:`_combine`), for the choices of one state and player,
         kept for the last asked."""
-        kept_state, kept_actor, memo = self._verdicts
+        kept_state, kept_actor, memo = self._passes
         if kept_state is not state or kept_actor != actor:
             memo = {}
-            self._verdicts = (state, actor, memo)
+            self._passes = (state, actor, memo)
         return memo
 
     def _combined(self, state: State, info: KindInfo, axes: Sequence[tuple[str, list[Any]]],
@@ -1140,16 +1140,16 @@ class Lab:
         env["move"] = Namespace.of(full)  # follows the values given
         found: list[tuple[tuple[Any, ...], Play]] = []
         kept = [(name, env[name]) for name in info.choice_fns if name in env]
-        # each stage's verdicts by what it reads of the mover's choices: kept for the choices of
+        # whether each stage passes, by what it reads of the mover's choices: kept for the choices of
         # this state and player (with no deal; with one, for this search only)
-        verdicts = self._stage_memo(state, env["actor"]) if world is None else {}
+        passes = self._stage_memo(state, env["actor"]) if world is None else {}
         movers = [None if st.reads is None else
                   (info.name, i, tuple(full[n] is None if given else repr(full[n]) for n, given in st.reads[0]))
                   for i, st in enumerate(stages)]
         try:
             for name, fn in kept:  # calls kept by their arguments while the choice is explored
                 env[name] = _remembered(fn)[0]
-            self._combine_all(info, axes, full, stages, env, world, found, (verdicts, movers, {}))
+            self._combine_all(info, axes, full, stages, env, world, found, (passes, movers, {}))
         finally:
             for name, fn in kept:
                 env[name] = fn
@@ -1172,8 +1172,8 @@ class Lab:
                  chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]],
                  memo: tuple[Any, ...]) -> None:
         """:meth:`_combined`'s search from outcome ``i`` on (a method: a closure that calls
-        itself would be a cycle for the garbage collector).  ``memo``: (verdicts, movers, walks).
-        A stage's verdict is kept in ``verdicts`` by what its checks read (:meth:`_stage_reads`):
+        itself would be a cycle for the garbage collector).  ``memo``: (passes, movers, walks).
+        Whether a stage passes is kept in ``passes`` by what its checks read (:meth:`_stage_reads`):
         of the mover's choices (``movers``: each stage's key of that, for this choice), and of the
         outcomes: checked once per class of combinations alike in that, not once per combination
         (a check that asks only whether a card is given, once for none and once for any card).
@@ -1186,11 +1186,11 @@ class Lab:
         reads = None if plain else checks.reads
         walk = values[i]
         if reads is not None:
-            verdicts, movers, walks = memo
+            passes, movers, walks = memo
             _mover, before, own = reads
             at = (movers[i], tuple(chosen[j] is None if given else repr(chosen[j]) for j, given in before))
-            kept = verdicts.setdefault(at, {})
-            if own is not False:  # not read, or only whether given: one verdict per class of values
+            kept = passes.setdefault(at, {})
+            if own is not False:  # not read, or only whether given: checked once per class of values
                 walk = walks.get(at)  # the values that pass, the same for every combination alike
                 if walk is None:
                     walk = walks[at] = self._by_class(values[i], own, name, full, kept, checks, env, world)
@@ -1218,20 +1218,20 @@ class Lab:
                   world: Mapping[str, str] | None) -> list[Any]:
         """The values of outcome ``name`` that pass a stage whose checks read it only as given
         or not (``own`` True) or not at all (None), in order: the stage checked once for none and
-        once for the first value given (its verdicts kept in ``kept``), not once per value."""
-        verdict: dict[bool, bool] = {}
+        once for the first value given (whether each passes kept in ``kept``), not once per value."""
+        passed: dict[bool, bool] = {}
         for v in values:
             cls = own is not None and v is None
-            if cls not in verdict:
+            if cls not in passed:
                 ok = kept.get(cls)
                 if ok is None:
                     full[name] = v
                     ok = kept[cls] = checks.first(env) < 0 and not (
                         checks.facts and self._failing_fact(checks.facts, env, world) is not None)
-                verdict[cls] = ok
-        if all(verdict.values()):
+                passed[cls] = ok
+        if all(passed.values()):
             return values
-        return [v for v in values if verdict[own is not None and v is None]]
+        return [v for v in values if passed[own is not None and v is None]]
 
     def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
         """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
