@@ -27,8 +27,9 @@ the rule functions; ``vars`` read other than as ``vars.NAME`` counts as every
 variable; when unsure, not shared (the chain is then followed per ending).
 :func:`shared_ways` then follows the chain once, after the first ending, the
 way :func:`lab.advice.move_paths`' reference follows it after each (the same
-ways, in the same order, and None in the same cases).  Nothing here names a
-game.
+ways, in the same order, and None in the same cases), the facts of every
+ending worked out together (:meth:`Lab.ending_observations`); it serves too
+where the rules oblige no move at all.  Nothing here names a game.
 """
 
 from __future__ import annotations
