@@ -266,7 +266,7 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
              else lab.completions(state, actor, kind, args, None, random.Random(0)))
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
-    if memo and chain and lab.has_due and len(first) > 1 and chain_shared(lab, kind):
+    if memo and chain and first and (not lab.has_due or (len(first) > 1 and chain_shared(lab, kind))):
         ways = shared_ways(lab, state, first, seat, limit, memos)
         return None if ways is None else [Path(*w) for w in ways]
     stack = [(state, (p,), (), ()) for p in reversed(first)]

@@ -27,8 +27,9 @@ the rule functions; ``vars`` read other than as ``vars.NAME`` counts as every
 variable; when unsure, not shared (the chain is then followed per ending).
 :func:`shared_ways` then follows the chain once, after the first ending, the
 way :func:`lab.advice.move_paths`' reference follows it after each (the same
-ways, in the same order, and None in the same cases).  Nothing here names a
-game.
+ways, in the same order, and None in the same cases), the facts of every
+ending worked out together (:meth:`Lab.ending_observations`); it serves too
+where the rules oblige no move at all.  Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -205,49 +206,45 @@ def _memo_of(lab: Lab, state: State, memos: dict[int, tuple[State, dict[Any, Any
 def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
                 memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Way] | None:
     """:func:`lab.advice.move_paths`' ways to end when the moves obliged after the move are the
-    same after each of its endings ``first`` (:func:`chain_shared`): followed once, after the
-    first ending, as the reference follows them (the same order, the same ways listed once);
-    each ending then takes them after its own facts.  None exactly when the reference gives
-    None: its stack and its list, at each point it checks them, are those of the walk after one
-    ending plus the endings still to come and the ways listed before.  ``memos``: the
-    observation memo of each state by its id (``state``'s among them)."""
-    tails, peak, peak_none = _tails(lab, state, first[0], seat, memos)
+    same after each of its endings ``first`` (:func:`chain_shared`), or the rules oblige none:
+    followed once, after the first ending, as the reference follows them (the same order, the
+    same ways listed once); each ending then takes them after its own facts, which are worked
+    out for all the endings together (:meth:`Lab.ending_observations`).  None exactly when the
+    reference gives None: its stack and its list, at each point it checks them, are those of the
+    walk after one ending plus the endings still to come and the ways listed before.  The
+    endings of one choice are distinct plays (:meth:`Lab.completions` lists distinct
+    combinations of outcome values), so each is new to the reference's list and both its checks
+    grow with each ending: the last ending's decide, and they are made before any fact is worked
+    out.  ``memos``: the observation memo of each state by its id (``state``'s among them)."""
+    tails, peak = _tails(lab, state, first[0], seat, memos)
+    n, each = len(first), len(tails)
+    if n * each > limit or (peak is not None and (n - 1) * each + peak > 4 * limit):
+        return None
     out: list[Way] = []
-    listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()
     memo = _memo_of(lab, state, memos)
-    source = ("advice", 1)
-    for i, play in enumerate(first):
-        left = len(first) - i - 1  # the endings still on the reference's stack
-        new = tuple(lab.observations(state, play, source, memo))
+    for play, new in zip(first, lab.ending_observations(state, first, ("advice", 1), memo)):
         seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
-        key = (repr(play), new, seen)
-        fresh = key not in listed
-        if peak is not None and left + len(out) + (peak if fresh else peak_none) > 4 * limit:
-            return None
-        if not fresh:
-            continue  # the same ending again: every way it ends is listed already
-        listed.add(key)
         for plays, facts, tseen in tails:
             out.append(((play,) + plays, new + facts, seen + tseen))
-        if len(out) > limit:
-            return None
     return out
 
 
 def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple[State, dict[Any, Any]]]
-           ) -> tuple[list[Way], int | None, int | None]:
+           ) -> tuple[list[Way], int | None]:
     """The obliged moves after ``play`` from ``state``, as the reference walks them: each way,
     listed once, as (its plays, facts and the seat's facts after ``play``'s); the most the
-    reference's stack plus its list grow by at a check within the walk, and the same with
-    nothing listed (None: no check, nothing obliged after ``play``)."""
+    reference's stack plus its list grow by at a check within the walk (None: no check,
+    nothing obliged after ``play``)."""
+    if not lab.has_due:  # the rules oblige no move: the reference applies none
+        return [((), (), ())], None
     after = lab.apply(state, play)[0].state
     nxt = obliged(lab, after) if 1 < MAX_CHAIN else []  # (the ending is the first of the plays)
     if not nxt:
-        return [((), (), ())], None, None
+        return [((), (), ())], None
     tails: list[Way] = []
     listed: set[tuple[tuple[Fact, ...], tuple[Fact, ...]]] = set()
     stack = [(after, (play, p), (), ()) for p in reversed(nxt)]
-    peak = peak_none = len(stack)
+    peak = len(stack)
     while stack:
         before, plays, facts, seen = stack.pop()
         new = tuple(lab.observations(before, plays[-1], ("advice", len(plays)), _memo_of(lab, before, memos)))
@@ -264,5 +261,5 @@ def _tails(lab: Lab, state: State, play: Play, seat: str, memos: dict[int, tuple
             continue
         for p in reversed(more):
             stack.append((after, plays + (p,), facts, seen))
-        peak, peak_none = max(peak, len(stack) + len(tails)), max(peak_none, len(stack))
-    return tails, peak, peak_none
+        peak = max(peak, len(stack) + len(tails))
+    return tails, peak

@@ -41,7 +41,7 @@ import ast
 import itertools
 import random
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..spec.deal import pin
@@ -162,6 +162,7 @@ class Lab:
         self.kinds: dict[str, KindInfo] = {}
         self._reads: dict[tuple[int, int], tuple[str, ...] | None] = {}  # a requirement -> the parameters it reads
         self._kept: tuple[Any, Any, dict[Any, bool]] = (None, None, {})  # per state and player: requirements' values
+        self._passes: tuple[Any, Any, dict[Any, Any]] = (None, None, {})  # per state and player: see _stage_memo()
         self._attrs = attrs
         self._constants: dict[int, tuple[Any] | None] = {}  # see _constant()
         self._failed: tuple[Any, Any, str] | None = None  # see failed_alike()
@@ -765,7 +766,7 @@ class Lab:
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
         elif not self.reference:
-            return _maximal(self._combined(info, axes, base, env, world))
+            return _maximal(self._combined(state, info, axes, base, env, world))
         elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
         else:
@@ -781,7 +782,7 @@ class Lab:
                                              for w, f, where in info.obs_joint):
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
-        return _maximal(found)
+        return (_maximal_reference if self.reference else _maximal)(found)
 
     def claim_reads_outcome(self, kind: str) -> bool:
         """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
@@ -1086,13 +1087,49 @@ class Lab:
         if found is None:
             info = self.kinds[kind]
             found = self._joint[key] = [
-                self._stage([(w, e, where) for w, e, where, _rw, _re in reqs],
-                            [(w, f, where) for w, f, where, _rw, _rf in facts] if observed else ())
-                for reqs, facts in zip(info.joint_stages, info.obs_stages)]
+                replace(
+                    self._stage([(w, e, where) for w, e, where, _rw, _re in reqs],
+                                [(w, f, where) for w, f, where, _rw, _rf in facts] if observed else ()),
+                    reads=self._stage_reads(info, i, [*reqs, *(facts if observed else ())]))
+                for i, (reqs, facts) in enumerate(zip(info.joint_stages, info.obs_stages))]
         return found
 
-    def _combined(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], base: Mapping[str, Any],
-                  env: dict[str, Any], world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
+    def _stage_reads(self, info: KindInfo, i: int, entries: Sequence[tuple[Any, ...]]) -> Any:
+        """What the checks of stage ``i`` (of :meth:`_joint_checks`) read of the move: the
+        mover's parameters, each as (its name, whether only its being given is read), the
+        earlier outcomes, each as (its index, the same), and the same of outcome ``i`` (None:
+        not read); None when they read the move as a whole (or there are none).  From one state
+        and player (and one deal), whether a combination passes them depends on those alone."""
+        if not entries:
+            return None
+        read: set[str] = set()
+        for w, e, *_rest in entries:
+            got = self._attrs(w) | self._attrs(e)
+            if "*" in got:
+                return None
+            read |= got
+        names = [p.name for p in info.outcome]
+        if read - set(names) - {p.name for p in info.mover}:  # a name no parameter of the move has
+            return None
+        functions = {name: fn.expr for name, fn in self.rules.functions.items()}
+        exprs = [x for w, e, *_rest in entries for x in (w, e)]
+        modes = {n: _given_only(exprs, n, functions) for n in read}
+        mover = tuple((p.name, modes[p.name]) for p in info.mover if p.name in modes)
+        before = tuple((j, modes[n]) for j, n in enumerate(names[:i]) if n in modes)
+        return mover, before, modes.get(names[i])
+
+    def _stage_memo(self, state: State, actor: str) -> dict[Any, dict[Any, bool]]:
+        """Whether each stage passes (see :meth:`_combine`), for the choices of one state and player,
+        kept for the last asked."""
+        kept_state, kept_actor, memo = self._passes
+        if kept_state is not state or kept_actor != actor:
+            memo = {}
+            self._passes = (state, actor, memo)
+        return memo
+
+    def _combined(self, state: State, info: KindInfo, axes: Sequence[tuple[str, list[Any]]],
+                  base: Mapping[str, Any], env: dict[str, Any],
+                  world: Mapping[str, str] | None) -> list[tuple[tuple[Any, ...], Play]]:
         """Every combination of outcome values (each value already through the checks that
         read its outcome alone) that passes the checks of several outcomes, in the order
         :func:`itertools.product` lists them, with its move: a search that gives each outcome
@@ -1103,10 +1140,16 @@ class Lab:
         env["move"] = Namespace.of(full)  # follows the values given
         found: list[tuple[tuple[Any, ...], Play]] = []
         kept = [(name, env[name]) for name in info.choice_fns if name in env]
+        # whether each stage passes, by what it reads of the mover's choices: kept for the choices of
+        # this state and player (with no deal; with one, for this search only)
+        passes = self._stage_memo(state, env["actor"]) if world is None else {}
+        movers = [None if st.reads is None else
+                  (info.name, i, tuple(full[n] is None if given else repr(full[n]) for n, given in st.reads[0]))
+                  for i, st in enumerate(stages)]
         try:
             for name, fn in kept:  # calls kept by their arguments while the choice is explored
                 env[name] = _remembered(fn)[0]
-            self._combine_all(info, axes, full, stages, env, world, found)
+            self._combine_all(info, axes, full, stages, env, world, found, (passes, movers, {}))
         finally:
             for name, fn in kept:
                 env[name] = fn
@@ -1114,7 +1157,7 @@ class Lab:
 
     def _combine_all(self, info: KindInfo, axes: Sequence[tuple[str, list[Any]]], full: dict[str, Any],
                      stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
-                     found: list[tuple[tuple[Any, ...], Play]]) -> None:
+                     found: list[tuple[tuple[Any, ...], Play]], memo: tuple[Any, ...]) -> None:
         """:meth:`_combined`'s search, what it finds added to ``found``."""
         if not axes:  # no outcome: the checks of the whole move, once (a stage of its own)
             checks = stages[0] if stages else None
@@ -1122,27 +1165,73 @@ class Lab:
                 found.append(((), Play(info.name, env["actor"], {k: x for k, x in full.items() if x is not None})))
             return
         self._combine(0, [n for n, _v in axes], [v for _n, v in axes], full, stages, env, world,
-                      (), info.name, found)
+                      (), info.name, found, memo)
 
     def _combine(self, i: int, names: list[str], values: list[list[Any]], full: dict[str, Any],
                  stages: list["_Stage"], env: dict[str, Any], world: Mapping[str, str] | None,
-                 chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]]) -> None:
+                 chosen: tuple[Any, ...], kind: str, found: list[tuple[tuple[Any, ...], Play]],
+                 memo: tuple[Any, ...]) -> None:
         """:meth:`_combined`'s search from outcome ``i`` on (a method: a closure that calls
-        itself would be a cycle for the garbage collector)."""
+        itself would be a cycle for the garbage collector).  ``memo``: (passes, movers, walks).
+        Whether a stage passes is kept in ``passes`` by what its checks read (:meth:`_stage_reads`):
+        of the mover's choices (``movers``: each stage's key of that, for this choice), and of the
+        outcomes: checked once per class of combinations alike in that, not once per combination
+        (a check that asks only whether a card is given, once for none and once for any card).
+        ``walks``: for this search, the values of an outcome that pass, by the same key."""
         name, checks = names[i], stages[i]
         first, facts = checks.first, checks.facts
         plain = not checks.reqs and not facts
         last = i == len(names) - 1
         actor = env["actor"]
-        for v in values[i]:
+        reads = None if plain else checks.reads
+        walk = values[i]
+        if reads is not None:
+            passes, movers, walks = memo
+            _mover, before, own = reads
+            at = (movers[i], tuple(chosen[j] is None if given else repr(chosen[j]) for j, given in before))
+            kept = passes.setdefault(at, {})
+            if own is not False:  # not read, or only whether given: checked once per class of values
+                walk = walks.get(at)  # the values that pass, the same for every combination alike
+                if walk is None:
+                    walk = walks[at] = self._by_class(values[i], own, name, full, kept, checks, env, world)
+                plain = True
+        for v in walk:
             full[name] = v
-            if not plain and (first(env) >= 0 or (facts and self._failing_fact(facts, env, world) is not None)):
+            if reads is not None and not plain:
+                key = repr(v)
+                ok = kept.get(key)
+                if ok is None:
+                    ok = kept[key] = first(env) < 0 and not (
+                        facts and self._failing_fact(facts, env, world) is not None)
+                if not ok:
+                    continue
+            elif not plain and (first(env) >= 0 or (facts and self._failing_fact(facts, env, world) is not None)):
                 continue
             if last:
                 found.append((chosen + (v,), Play(kind, actor, {k: x for k, x in full.items() if x is not None})))
             else:
-                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found)
+                self._combine(i + 1, names, values, full, stages, env, world, chosen + (v,), kind, found, memo)
         full[name] = None
+
+    def _by_class(self, values: list[Any], own: bool | None, name: str, full: dict[str, Any],
+                  kept: dict[Any, bool], checks: "_Stage", env: dict[str, Any],
+                  world: Mapping[str, str] | None) -> list[Any]:
+        """The values of outcome ``name`` that pass a stage whose checks read it only as given
+        or not (``own`` True) or not at all (None), in order: the stage checked once for none and
+        once for the first value given (whether each passes kept in ``kept``), not once per value."""
+        passed: dict[bool, bool] = {}
+        for v in values:
+            cls = own is not None and v is None
+            if cls not in passed:
+                ok = kept.get(cls)
+                if ok is None:
+                    full[name] = v
+                    ok = kept[cls] = checks.first(env) < 0 and not (
+                        checks.facts and self._failing_fact(checks.facts, env, world) is not None)
+                passed[cls] = ok
+        if all(passed.values()):
+            return values
+        return [v for v in values if passed[own is not None and v is None]]
 
     def seen_facts(self, state: State, play: Play, viewer: str, memo: dict[Any, Any]) -> list[Fact]:
         """The facts a move lets ``viewer`` observe (as :meth:`Machine.observations`, without
@@ -1218,6 +1307,77 @@ class Lab:
             if fact is not None:
                 out.append(fact)
         return out
+
+    def ending_observations(self, state: State, plays: Sequence[Play], source: Any,
+                            memo: dict[Any, Any]) -> list[tuple[Fact, ...]]:
+        """``[tuple(self.observations(state, p, source, memo)) for p in plays]`` for the endings of
+        one choice: plays of one kind and player from ``state`` with the same mover's choices,
+        their outcomes alone differing (:meth:`completions` of one choice).  What an observation
+        reads of the mover's choices is then the same for every ending, so its fact is kept, for
+        this call, by what it reads of the outcomes alone (only whether one is given, where that
+        is all it reads): per ending, one look-up per observation by its outcome values, not a
+        key of every parameter it reads; a miss goes to :meth:`observations`' own memo.  An
+        observation's condition is looked up first, by what it alone reads of the outcomes: one
+        whose condition fails for an answer is not looked at again for each card shown with it."""
+        if not plays:
+            return []
+        info = self.kinds[plays[0].kind]
+        if not info.observes:
+            return [() for _p in plays]
+        outcome = {p.name for p in info.outcome}
+
+        def own(read: tuple[tuple[str, bool], ...] | None) -> Any:
+            return None if read is None else _outcome_key(tuple((n, g) for n, g in read if n in outcome))
+        plan = [(ob, reads, own(reads[-1]), {}, own(reads[0]) if ob.when is not None else None, {})
+                for ob, reads in _observation_reads(self, info)]
+        out = []
+        for play in plays:
+            a = play.args
+            facts = []
+            for ob, reads, key_of, kept, when_of, held in plan:
+                if when_of is not None:
+                    key = when_of(a)
+                    holds = held.get(key)
+                    if holds is None:
+                        holds = held[key] = self._condition_in(state, play, ob, reads[0], memo)
+                    if not holds:
+                        continue
+                if key_of is None:  # reads the move as a whole: as observations() does
+                    fact = self._observed_in(state, play, ob, reads, source, memo)
+                else:
+                    key = key_of(a)
+                    fact = kept.get(key, _NONE)
+                    if fact is _NONE:
+                        fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo)
+                if fact is not None:
+                    facts.append(fact)
+            out.append(tuple(facts))
+        return out
+
+    def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
+                     memo: dict[Any, Any]) -> Fact | None:
+        """One observation's fact of ``play`` (None: its condition fails) through
+        :meth:`observations`' memo (its key: everything the observation reads)."""
+        args = self.machine._args(self.kinds[play.kind].move, play)
+        union = reads[-1]
+        key = ("observed", id(ob), source, repr(sorted(args.items())) if union is None else _read_key(args, union))
+        fact = memo.get(key, _NONE)
+        if fact is _NONE:
+            fact = memo[key] = self._observed(state, play, ob, reads, source, memo)
+        return fact
+
+    def _condition_in(self, state: State, play: Play, ob: Any, read: tuple[tuple[str, bool], ...] | None,
+                      memo: dict[Any, Any]) -> bool:
+        """Whether the condition of observation ``ob`` holds for ``play``, through the memo and
+        the key :meth:`_observed` gives it (``read``: what it reads, None: the whole move)."""
+        info = self.kinds[play.kind]
+        args = self.machine._args(info.move, play)
+        key = ("when", id(ob.when), repr(sorted(args.items())) if read is None else _read_key(args, read))
+        if key not in memo:
+            env = self._actor_env(state, play.actor)
+            env["move"] = Namespace(args)
+            memo[key] = self.machine._truth(ob.when, env, f"{play.kind} observe")
+        return bool(memo[key])
 
     def _observed(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
                   memo: dict[Any, Any]) -> Fact | None:
@@ -1339,6 +1499,18 @@ _NONE = object()  # not in a memo
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
 
 
+def _outcome_key(read: tuple[tuple[str, bool], ...]) -> Any:
+    """What an observation reads of a play's outcomes (see :meth:`Lab.ending_observations`), as one
+    function of the play's arguments: each one's value, or only whether it is given (an absent
+    one: none, before any default, so a key at least as fine as the parameters read)."""
+    if not read:
+        return lambda a: ()
+    if len(read) == 1:
+        name, given_only = read[0]
+        return (lambda a: a.get(name) is None) if given_only else (lambda a: repr(a.get(name)))
+    return lambda a: tuple(a.get(n) is None if g else repr(a.get(n)) for n, g in read)
+
+
 def _read_key(args: Mapping[str, Any], read: tuple[tuple[str, bool], ...]) -> tuple[Any, ...]:
     """What a part reads of the move's parameters: each one's value, or only whether it is given."""
     return tuple(args[n] is None if given_only else repr(args[n]) for n, given_only in read)
@@ -1411,6 +1583,8 @@ class _Stage:
     reqs: tuple[tuple[Any, Any, str], ...]
     first: Any
     facts: tuple[tuple[Any, Any, str], ...]
+    #: what its checks read of the outcomes (see :meth:`Lab._stage_reads`; None: not told)
+    reads: Any = None
 
 
 class _TooBig(Exception):
@@ -1418,7 +1592,32 @@ class _TooBig(Exception):
 
 
 def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
-    """The completions that no other extends (the same values, and a value where one is left out)."""
+    """The completions that no other extends (the same values, and a value where one is left out):
+    :func:`_maximal_reference`'s, each completion looked up once per smaller set of outcomes given
+    met among the completions, not once per subset of its values."""
+    combos = [combo for combo, _p in found]
+    # only an outcome some completion gives and another leaves out can tell two apart this way
+    mixed = [i for i in range(len(combos[0]) if combos else 0)
+             if any(c[i] is None for c in combos) and any(c[i] is not None for c in combos)]
+    if not mixed:
+        return [p for _c, p in found]
+    masks = [tuple(c[i] is not None for i in mixed) for c in combos]  # which of those each gives
+    met = set(masks)
+    inside = {m: [k for k in met if k != m and all(a or not b for a, b in zip(m, k))] for m in met}
+    if not any(inside.values()):
+        return [p for _c, p in found]
+    # a completion by its values where a mask gives one (the others: the same in every completion)
+    at = {k: _picker([i for i in range(len(combos[0])) if i not in mixed or k[mixed.index(i)]]) for k in met}
+    extended: dict[tuple[bool, ...], set[tuple[Any, ...]]] = {m: set() for m in met}
+    for combo, m in zip(combos, masks):
+        for k in inside[m]:
+            extended[k].add(at[k](combo))
+    return [p for combo, m, (_c, p) in zip(combos, masks, found) if not extended[m] or at[m](combo) not in extended[m]]
+
+
+def _maximal_reference(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
+    """The completions that no other extends (the same values, and a value where one is left out):
+    every subset of each one's values tried (the reference :func:`_maximal` is tested equal to)."""
     if all(None not in combo for combo, _p in found):
         return [p for _c, p in found]
     keys = [tuple(None if v is None else repr(v) for v in combo) for combo, _p in found]
@@ -1429,6 +1628,14 @@ def _maximal(found: Sequence[tuple[tuple[Any, ...], Play]]) -> list[Play]:
             for keep in itertools.combinations(given, k):
                 covered.add(tuple(key[i] if i in keep else None for i in range(len(key))))
     return [p for key, (_c, p) in zip(keys, found) if key not in covered]
+
+
+def _picker(positions: list[int]) -> Any:
+    """The values of a combination at these positions, as a key equal for two combinations
+    exactly when the ``repr`` of each value is."""
+    def pick(combo: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple([None if combo[i] is None else repr(combo[i]) for i in positions])
+    return pick
 
 
 def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:
