@@ -76,8 +76,8 @@ ENUMERATED = 40
 #: candidates found, each valued; benchmarks/README.md, branch staged).
 STAGED_FALLBACK = False
 #: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
-#: :meth:`Lab.legal_sample`) before it falls back to the informed bot's weighing; 0: straight
-#: to the informed bot (as before).
+#: :meth:`Lab.legal_sample`; then 4 times as many when each of those obliges a gamble) before
+#: it falls back to the informed bot's weighing; 0: straight to the informed bot.
 FALLBACK_CHOICES = 2
 
 
@@ -573,13 +573,17 @@ class GreedyBot(InformedBot):
         if certain is not None:
             return self._made(turn, *certain)
         play = self._pick(turn, advice)
-        if play is None and FALLBACK_CHOICES and not self.legal_sample and others:
+        tries = (FALLBACK_CHOICES, 4 * FALLBACK_CHOICES) if FALLBACK_CHOICES and not self.legal_sample and others \
+            else ()
+        for size in tries:
+            if play is not None:
+                break
             # the choices looked at were none legal (a sample of many choices, few of them
-            # legal): a few of the moves other than claims (a certain claim was looked for)
-            # drawn among the legal ones, valued the same way
+            # legal), or each obliges a gamble: a few of the moves other than claims (a certain
+            # claim was looked for) drawn among the legal ones, valued the same way (then more)
             try:
-                advice = value_moves(turn, max_choices=FALLBACK_CHOICES, silent_choices=SILENT_CHOICES,
-                                     kinds=others, legal=True)
+                advice = value_moves(turn, max_choices=size, silent_choices=SILENT_CHOICES, kinds=others,
+                                     legal=True)
             except AdviceError:
                 return InformedBot.choose(self, turn)
             turn.cache["advice"] = advice
