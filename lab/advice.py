@@ -28,8 +28,9 @@ the deal), then uncertain claims by their chance of being right, then moves
 that observe nothing (unranked, ``ranked_by: none``).  Nothing here names a
 game.
 
-A move whose paths are the values of one count (and the card shown among
-those counted) is valued from that count's marginal (:mod:`lab.outcomes`,
+A move whose paths are the values of one count (and a card shown among
+those counted, or one drawn from the counted zones' whole content) is
+valued from that count's marginal (:mod:`lab.outcomes`,
 ``counted_by: marginal``): one knowledge per value instead of one per
 outcome; every other move by the reference path below (``paths``), which
 ``value_moves(marginals=False)`` uses for every move.
