@@ -7,8 +7,8 @@ default: measured slower, see benchmarks/README.md), and its ``choices=N`` param
   reference in test_completions_reference.py; the sample finds it by ``Lab.draw``), as many as asked or every legal one, flagged as sampled;
 * in a Perfect Alibi game, greedy never falls back to the informed bot's way because every choice
   of its sample is illegal, either with its own fallback (``bots.FALLBACK_CHOICES`` legal choices
-  valued when none of its sample was legal, on by default) or with the legal sample, where with
-  neither it does (counted calls whose advice found no legal choice).
+  valued when none of its sample was legal; off by default: weaker) or with the legal sample,
+  where with neither it does (counted calls whose advice found no legal choice).
 """
 
 from __future__ import annotations
@@ -69,8 +69,7 @@ def test_greedy_no_longer_falls_back_in_a_perfect_alibi_game(monkeypatch):
     monkeypatch.setattr(InformedBot, "choose", counting)
     found = {}
     # (greedy's own fallback to a few legal choices, the legal sample and the staged listing)
-    for name, fallback, flag in (("neither", 0, False), ("fallback", bots.FALLBACK_CHOICES, False),
-                                 ("legal sample", 0, True)):
+    for name, fallback, flag in (("neither", 0, False), ("fallback", 2, False), ("legal sample", 0, True)):
         monkeypatch.setattr(bots, "FALLBACK_CHOICES", fallback)
         monkeypatch.setattr(advice, "LEGAL_SAMPLE", flag)
         monkeypatch.setattr(bots, "STAGED_FALLBACK", flag)
