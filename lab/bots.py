@@ -78,8 +78,9 @@ STAGED_FALLBACK = False
 #: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
 #: :meth:`Lab.legal_sample`; then 4 times as many when each of those obliges a gamble) before
 #: it falls back to the informed bot's weighing; 0: straight to the informed bot.  Off: faster
-#: (Perfect Alibi 4p, 2 choices: about 2 games/s against 0.9) but weaker (against three random
-#: bots, 160 games: 71.9 % [64.5, 78.3] against 87.5 % [81.5, 91.8]; benchmarks/README.md).
+#: (2 choices: about 2.5 times the games a second where few choices are legal) but weaker
+#: (against three random bots, 160 games: 71.9 % [64.5, 78.3] of wins against 87.5 % [81.5,
+#: 91.8]; benchmarks/README.md).
 FALLBACK_CHOICES = 0
 
 

@@ -126,9 +126,10 @@ def test_another_seats_values_equal_a_plain_enumeration(other):
     _same_as_plain(adv, rep, lab, turn, facts, "Blue")
 
 
-@pytest.mark.parametrize("part", range(5))
+@pytest.mark.parametrize("part", range(2))
 def test_the_askers_values_equal_the_reference_path(asker, part):
-    """A fifth of the questions each (the reference path takes about 0.3 s of CPU per question)."""
+    """A fifth of the questions each, two fifths in all (the reference path takes about 0.3 s
+    of CPU per question; the plain enumeration above checks every question)."""
     *_rest, fast = asker
     only = [m.args for m in fast.moves][part::5]
     *_rest, slow = _valued("Yellow", False, only)
@@ -136,8 +137,9 @@ def test_the_askers_values_equal_the_reference_path(asker, part):
 
 
 def test_another_seats_values_equal_the_reference_path(other):
+    """Every eighth question (the plain enumeration above checks every one)."""
     *_rest, fast = other
-    only = [m.args for m in fast.moves][::4]
+    only = [m.args for m in fast.moves][::8]
     *_rest, slow = _valued("Blue", False, only)
     same_as_reference(_valued("Blue", True, only)[-1], slow)
 
