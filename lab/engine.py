@@ -1291,19 +1291,9 @@ class Lab:
         if not info.observes:
             return []
         args = self.machine._args(info.move, play)
-        whole = None
         out = []
         for ob, reads in _observation_reads(self, info):
-            union = reads[-1]
-            if union is None:
-                if whole is None:
-                    whole = repr(sorted(args.items()))
-                key: Any = ("observed", id(ob), source, whole)
-            else:
-                key = ("observed", id(ob), source, _read_key(args, union))
-            fact = memo.get(key, _NONE)
-            if fact is _NONE:
-                fact = memo[key] = self._observed(state, play, ob, reads, source, memo)
+            fact = self._observed_in(state, play, ob, reads, source, memo, args)
             if fact is not None:
                 out.append(fact)
         return out
@@ -1355,10 +1345,12 @@ class Lab:
         return out
 
     def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
-                     memo: dict[Any, Any]) -> Fact | None:
+                     memo: dict[Any, Any], args: Mapping[str, Any] | None = None) -> Fact | None:
         """One observation's fact of ``play`` (None: its condition fails) through
-        :meth:`observations`' memo (its key: everything the observation reads)."""
-        args = self.machine._args(self.kinds[play.kind].move, play)
+        :meth:`observations`' memo (its key: everything the observation reads; ``args``: the
+        play's parameters with their defaults, when the caller has them)."""
+        if args is None:
+            args = self.machine._args(self.kinds[play.kind].move, play)
         union = reads[-1]
         key = ("observed", id(ob), source, repr(sorted(args.items())) if union is None else _read_key(args, union))
         fact = memo.get(key, _NONE)
