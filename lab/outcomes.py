@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..solver.engine import Knowledge
-from ..solver.marginal import Slice, by_value, capacity, card_shares, counted_cards, fills, solution_shares
+from ..solver.marginal import (Slice, by_value, capacity, card_shares, counted_cards, fills, solution_given,
+                               solution_shares)
 from ..spec.facts import OPS, Atom, Const, Fact, Lin
 
 __all__ = ["CountShape", "Counted", "count_shape", "value_counted"]
@@ -256,10 +257,15 @@ def _solution_bits(shape: CountShape, keys: Sequence[str], prob: dict[int, float
         if abs(sum(per.values()) - 1.0) > 1e-6:
             return None  # not a one-card solution
         distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
+        given = solution_given(s, frozenset(c for _i, c in members), shape.zones) if distinct else None  # type: ignore[misc]
         for i, c in members:
             if i not in prob or prob[i] <= 0:
                 continue
-            if distinct:
+            if given is not None:
+                per_c = given[c]  # type: ignore[index]
+                if per_c is None:
+                    continue
+            elif distinct:
                 kc = condition(s.knowledge, [Fact(Lin(((c, shape.zones, 1),)) == 1)])  # type: ignore[arg-type]
                 if not kc.consistent():
                     continue

@@ -979,6 +979,67 @@ class DPKnowledge:
         """Card -> worlds where it is in the solution (exact)."""
         return dict(self._require().solution)
 
+    def solution_given(self, cards: Iterable[str], zones: frozenset[str]) -> dict[str, tuple[int, dict[str, int]]] | None:
+        """For each of ``cards``: (worlds where it lies in ``zones``, card -> those of them with the
+        card in the solution), exact, in one pass over the subsets (no knowledge per card); None when
+        this takes the chain over hidden cards, or ``zones`` are not main zones of one owner.
+
+        A part's configurations holding card c, summed over subsets, are its own filtered and
+        transformed; the other owners' product (with the signs) is shared by every card, and the
+        solution part's cofactor is that product times the filtered part's.  After a weighted fact the
+        numbers are weights, as behind :meth:`probabilities` (only their ratios are chances).
+
+        >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
+        >>> deck = Deck("d", ("a", "b", "c"), (Zone("hand:Ann", "hand", "Ann", 1),
+        ...     Zone("hand:Bob", "hand", "Bob", 1), Zone("under", "under", None, 1)))
+        >>> k = DPKnowledge.initial(Deal((deck,), solution=("under",), players=("Ann", "Bob")))
+        >>> k.solution_given(["a"], frozenset({"hand:Ann"}))["a"]
+        (2, {'a': 0, 'b': 1, 'c': 1})
+        """
+        layout = self._layout
+        places = {layout.place.get(z, (None, 0, True)) for z in zones}
+        if not places or any(q is None or h for q, _c, h in places) or len({q for q, _c, _h in places}) != 1:
+            return None
+        t = next(iter(places))[0]
+        if t == 0:
+            return None
+        cards = list(cards)
+        if any(layout.card_bit.get(c, (True, 0))[0] for c in cards):
+            return None  # a card of a second deck: its chances come through the hidden chain
+        empty = {c: (0, {s: 0 for s in layout.cards}) for c in cards}
+        if self._frame is None:
+            return empty
+        reduced = [self._part(p) for p in range(len(self._valid))]
+        if any(u for r in reduced for u in r.unions):
+            return None  # hidden cards still in play: the parts are chained, not multiplied
+        n, rest = self._frame.n, self._layout.rest
+        shared = _signs(n).copy()
+        for p, r in enumerate(reduced):
+            if p not in (0, t) and r.offers:
+                shared *= r.offers[0]
+        part, red = layout.parts[t], reduced[t]
+        held = np.bitwise_or.reduce(part.main[:, [layout.place[z][1] for z in zones]], axis=1)
+        weight = None if self._weight is None else self._weight[t]
+        table, red0 = layout.parts[0], reduced[0]
+        weight0 = None if self._weight is None else self._weight[0]
+        ways0 = (red0.allowed if weight0 is None else red0.allowed * weight0).sum(axis=1)
+        out = {}
+        for c in cards:
+            has = (held >> layout.card_bit[c][1]) & 1 == 1
+            ways = (red.allowed if weight is None else red.allowed * weight)[has].sum(axis=1)
+            column = np.zeros(1 << n, _U64)
+            np.add.at(column, red.rows[has], ways.astype(_U64))
+            cof = _sum_over_subsets(column, n) * shared
+            worlds = _exact(int(np.dot(cof, red0.offers[0]) if red0.offers else cof.sum(dtype=_U64)) * rest)
+            _sum_over_subsets(cof, n, supersets=True)
+            through = cof[red0.rows].view(np.int64) * ways0 * rest
+            solution = dict.fromkeys(layout.cards, 0)
+            for col in layout.solution:
+                for s, k in zip(layout.cards, _per_card(table.members[col], through, worlds)):
+                    solution[s] += k
+            out[c] = (worlds, solution)
+        return out
+
     def pattern_probabilities(self) -> dict[tuple[int, ...], float]:
         """No deck this engine counts draws a pattern: always empty (once consistent)."""
         self._require()

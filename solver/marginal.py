@@ -18,6 +18,9 @@ answer of every way a move may end.
   them there: a card drawn from the zones' whole content names one of them).
 * :func:`solution_shares` — for one value, each card's chance of being in the
   solution.
+* :func:`solution_given` — for one value and each of some cards, the
+  solution's shares in the worlds where that card lies in the zones, in one
+  pass where the engine gives it (None otherwise: the caller conditions).
 
 Nothing here names a game.
 
@@ -38,10 +41,12 @@ from typing import Callable, Mapping
 
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, Lin
+from .dp import DPKnowledge
 from .engine import Knowledge
 from .weights import prior_mass
 
-__all__ = ["Slice", "counted_cards", "capacity", "by_value", "card_shares", "fills", "solution_shares"]
+__all__ = ["Slice", "counted_cards", "capacity", "by_value", "card_shares", "fills", "solution_shares",
+           "solution_given"]
 
 #: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
 Condition = Callable[[Knowledge, list[Fact]], Knowledge]
@@ -129,3 +134,16 @@ def fills(s: Slice, shares: Mapping[str, float], zones: frozenset[str]) -> bool:
 def solution_shares(s: Slice) -> dict[str, float]:
     """Each card's chance of being in the solution, in the worlds of ``s``."""
     return {c: float(p) for c, p in s.knowledge.probabilities().items()}
+
+
+def solution_given(s: Slice, cards: frozenset[str], zones: frozenset[str]
+                   ) -> dict[str, dict[str, float] | None] | None:
+    """For each of ``cards``: each card's chance of being in the solution in the worlds of ``s``
+    where that card lies in ``zones`` (None for a card that lies there in none), from one pass of
+    the engine (:meth:`~ruleslawyer.solver.dp.DPKnowledge.solution_given`); None when the engine
+    does not give it so (the caller conditions on each card: the same shares)."""
+    k = s.knowledge
+    got = k.solution_given(sorted(cards), zones) if isinstance(k, DPKnowledge) else None
+    if got is None:
+        return None
+    return {c: {x: n / worlds for x, n in per.items()} if worlds else None for c, (worlds, per) in got.items()}

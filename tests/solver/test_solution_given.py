@@ -1,0 +1,128 @@
+"""``DPKnowledge.solution_given``: the solution's counts in the worlds where each card lies in one
+owner's zones, in one pass, against the plain enumeration and against Z3.
+
+The expectation is the list of deals (tests/solver/test_dp.py's enumeration) filtered by "the card
+lies there", then counted per solution card; Z3 checks which solutions are possible with the same
+fact added.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.solver.dp import DPKnowledge
+from ruleslawyer.solver.marginal import Slice, solution_given as shares_given
+from ruleslawyer.solver.z3engine import Z3Knowledge
+from ruleslawyer.spec.facts import Fact, count, member
+
+from .test_dp import SETTINGS, games, hand, make_deal, surviving
+
+
+def enumerated(deal, worlds, card: str, zones: frozenset[str]) -> tuple[int, dict[str, int]]:
+    """(worlds with the card in the zones, solution card -> those of them with it in the solution)."""
+    inside = [w for w in worlds if w[card] in zones]
+    per = Counter(c for w in inside for c, z in w.items() if z in deal.solution)
+    return len(inside), {c: per[c] for c in deal.solution_deck.cards}
+
+
+def hidden_cards_in_play(k: DPKnowledge) -> bool:
+    """Whether some hidden card is not yet pinned: the engine then hands the question back (None)."""
+    worlds = surviving(k.deal, list(k.facts))
+    hidden = [c for d in k.deal.decks if d is not k.deal.solution_deck for c in d.cards]
+    return any(len({w[c] for w in worlds}) > 1 for c in hidden)
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(games(), st.data())
+def test_agrees_with_enumeration(game, data):
+    deal, _true, facts = game
+    k = DPKnowledge.initial(deal).with_facts(facts)
+    worlds = surviving(deal, facts)
+    owner = data.draw(st.sampled_from(deal.players))
+    zones = hand(owner)
+    cards = data.draw(st.lists(st.sampled_from(deal.solution_deck.cards), min_size=1, max_size=4, unique=True))
+    got = k.solution_given(cards, zones)
+    if got is None:  # only where hidden cards are still dealt in several ways
+        assert worlds and hidden_cards_in_play(k)
+        return
+    assert set(got) == set(cards)
+    for c in cards:
+        assert got[c] == enumerated(deal, worlds, c, zones)
+
+
+def test_no_world_left_gives_zeros():
+    deal = make_deal(3, 2, (2, 2, 1))
+    k = DPKnowledge.initial(deal).with_fact(Fact(count(deal.cards, hand("Ann")) == 3))
+    assert not k.consistent()
+    assert k.solution_given(["L1-T1"], hand("Ann"))["L1-T1"] == (0, dict.fromkeys(deal.cards, 0))
+
+
+def test_refuses_what_it_cannot_give_in_one_pass():
+    deal = make_deal(3, 2, (2, 2, 1), tiles=3)
+    k = DPKnowledge.initial(deal)
+    assert k.solution_given(["L1-T1"], frozenset({"missing"})) is None  # the solution's own part
+    assert k.solution_given(["L1-T1"], hand("Ann") | hand("Bob")) is None  # two owners
+    assert k.solution_given(["t1"], frozenset({"tile:Ann"})) is None  # a card of the second deck
+    assert k.solution_given(["L1-T1"], hand("Ann")) is None  # the tiles not yet pinned: chained
+    pinned = k.with_facts([Fact(member(t, frozenset({f"tile:{p}"})) == 1)
+                           for t, p in (("t1", "Ann"), ("t2", "Bob"), ("t3", "Cat"))])
+    got = pinned.solution_given(["L1-T1"], hand("Ann"))  # every tile pinned: one pass again
+    assert got == {"L1-T1": enumerated(deal, surviving(deal, list(pinned.facts)), "L1-T1", hand("Ann"))}
+
+
+def test_z3_finds_the_same_solutions_possible():
+    """Z3, given the same facts and "the card lies there", finds exactly the solutions counted above 0."""
+    deal = make_deal(4, 2, (2, 2, 2), public=1)
+    facts = [Fact(count([c for c in deal.cards if c.startswith("L1")], hand("Bob")) == 1),
+             Fact(count([c for c in deal.cards if c.endswith("T2")], hand("Cat")) == 2),
+             Fact(member("L2-T1", frozenset({"hand:Ann"})) == 1)]
+    k = DPKnowledge.initial(deal).with_facts(facts)
+    z3k = Z3Knowledge.initial(deal).with_facts(facts)
+    for owner in ("Bob", "Cat"):
+        got = k.solution_given(deal.cards, hand(owner))
+        for c in deal.cards:
+            worlds, per = got[c]
+            z = z3k.with_fact(Fact(member(c, hand(owner)) == 1))
+            assert (worlds > 0) == z.consistent()
+            if worlds:
+                possible = {next(iter(s)) for s in z.solutions(100)}
+                assert possible == {s for s, n in per.items() if n > 0}
+
+
+def test_shares_are_the_conditioned_knowledges_chances():
+    """solver.marginal.solution_given: per card, the chances of the knowledge with the card there."""
+    deal = make_deal(4, 2, (2, 2, 3))
+    k = DPKnowledge.initial(deal).with_fact(Fact(count(deal.cards[:4], hand("Cat")) == 2))
+    got = shares_given(Slice(2, k, k.count(), float(k.count())), frozenset(deal.cards[:5]), hand("Cat"))
+    for c in deal.cards[:5]:
+        kc = k.with_fact(Fact(member(c, hand("Cat")) == 1))
+        if kc.consistent():
+            assert got[c] == kc.probabilities()
+        else:
+            assert got[c] is None
+
+
+def test_weighted_facts_weigh_as_the_chances_do():
+    """A card seen, chosen at random among the k asked about that the hand holds, weighs a deal 1/k:
+    the shares given a card in Cat's hand are the weighted enumeration's."""
+    from fractions import Fraction
+    deal = make_deal(4, 2, (2, 2, 3))
+    asked = [c for c in deal.cards if c.startswith(("L1", "L2"))]
+    seen = Fact(member("L1-T1", hand("Bob")) == 1, frozenset({"Ann"}), likelihood=count(asked, hand("Bob")))
+    facts = [Fact(count(asked, hand("Bob")) >= 1), seen]
+    k = DPKnowledge.initial(deal).with_facts(facts)
+    got = k.solution_given(deal.cards, hand("Cat"))
+    for c in deal.cards:
+        mass: Counter = Counter()
+        for w in surviving(deal, facts[:1]):
+            if w["L1-T1"] == "hand:Bob" and w[c] == "hand:Cat":
+                x = next(x for x, z in w.items() if z == "missing")
+                mass[x] += Fraction(1, sum(w[a] == "hand:Bob" for a in asked))
+        worlds, per = got[c]
+        total = sum(mass.values())
+        assert (worlds > 0) == (total > 0)
+        if total:
+            assert {x: Fraction(n, worlds) for x, n in per.items() if n} == {x: m / total for x, m in mass.items()}
