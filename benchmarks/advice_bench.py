@@ -10,6 +10,10 @@ For each case (a bundled log, a move, the kind of move valued), the CPU time
 * ``marginal`` — :func:`lab.advice.value_moves` as shipped: a move whose
   outcomes are the values of one count valued from that count's marginal
   (:mod:`lab.outcomes`; one knowledge per value of the count);
+* ``per value`` — the same with the joint tables off (``lab.advice.TABLES =
+  False``): one knowledge per value of the count, the solution's shares given
+  each card shown in one pass where the engine gives them (``marginal`` reads
+  one table of the owner's cards and the solution instead, solver/table.py);
 * ``reference`` — the same with ``marginals=False``: one solver count per
   outcome (and per solution for the information about the solution);
 * ``plain`` — a plain enumeration of the same values: every deal the seat
@@ -38,9 +42,11 @@ import random
 import sys
 import time
 from pathlib import Path
+from unittest.mock import patch
 
 from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
+from ruleslawyer.lab import advice
 from ruleslawyer.lab.advice import move_paths, value_moves
 from ruleslawyer.lab.bots import Turn
 from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
@@ -70,14 +76,16 @@ def run(name: str, plain: bool, memo: bool = True, chain: bool = True) -> dict:
     facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
     out: dict = {"case": name, "log": path, "after_move": at, "seat": mover, "kind": kind}
     values = {}
-    for label, marginals in (("marginal", True), ("reference", False)):
+    for label, marginals, tables in (("marginal", True, True), ("per_value", True, False),
+                                     ("reference", False, True)):
         lab = Lab(rules)  # a lab of its own
         state, mover, kinds = position(rep, lab, at)
         view = initial(rep.deal).with_facts(facts)
         turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
         t = time.process_time()
-        adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals,
-                          memo=memo, chain=chain)
+        with patch.object(advice, "TABLES", tables):
+            adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals,
+                              memo=memo, chain=chain)
         out[f"{label}_s"] = round(time.process_time() - t, 3)
         out[f"{label}_counts"] = adv.counts
         out[f"{label}_solution_counted"] = sum(m.solution_bits is not None for m in adv.moves)
@@ -130,6 +138,7 @@ def main() -> None:
         print(f"{r['case']} ({r['log']} after move {r['after_move']}, {r['seat']}, {r['choices']} {r['kind']}): "
               f"paths {r['paths_s']} s; marginal {r['marginal_s']} s ({r['marginal_counts']} counts, "
               f"{r['by_marginal']} by marginal, solution bits for {r['marginal_solution_counted']}); "
+              f"per value {r['per_value_s']} s ({r['per_value_counts']} counts); "
               f"reference {r['reference_s']} s ({r['reference_counts']} counts, solution bits for "
               f"{r['reference_solution_counted']}){plain}")
 

@@ -60,7 +60,9 @@ from ..solver.engine import Knowledge
 from ..solver.engines import rebuild
 from ..solver.errors import SolverError
 from ..solver.frame import project
+from ..solver.marginal import table_of
 from ..solver.refute import HOPELESS, Refuter
+from ..solver.table import OwnerTable
 from ..solver.weights import pattern_sizes, prior_mass
 from ..spec.dealmodel import Deal
 from ..spec.expr import evaluations
@@ -110,6 +112,7 @@ class _Budget:
         self.used = 0
         self._memo: dict[tuple[int, frozenset[str]], tuple[Knowledge, Knowledge]] = {}
         self._counted: dict[int, Knowledge] = {}  # kept alive: their ids stay theirs
+        self._tables: dict[tuple[int, frozenset[str]], tuple[Knowledge, OwnerTable | None]] = {}
 
     def know(self, base: Knowledge, facts: Iterable[Fact], parent: Knowledge | None = None,
              more: Sequence[Fact] = ()) -> Knowledge:
@@ -120,6 +123,19 @@ class _Budget:
             made = parent.with_facts(more) if parent is not None else base.with_facts(facts)
             self._memo[key] = (base, made)
         return self._memo[key][1]
+
+    def table(self, base: Knowledge, zones: frozenset[str]) -> OwnerTable | None:
+        """``base``'s joint of ``zones``' content and the solution (:func:`solver.marginal.table_of`),
+        made once and counted once (None where the engine gives none)."""
+        if not TABLES:
+            return None
+        key = (id(base), zones)
+        if key not in self._tables:
+            self._tables[key] = (base, table_of(base, zones))
+        table = self._tables[key][1]
+        if table is not None:
+            self.charge(table)  # type: ignore[arg-type]
+        return table
 
     def charge(self, k: Knowledge) -> Knowledge:
         """``k``, counted: one count of the budget the first time it is asked anything."""
@@ -464,7 +480,9 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
 
     keys = [_key(p.seen, reprs) for p in paths]
     each_its_own = base.solution_count() == base.count()  # each world its own solution
-    counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own)
+    table = budget.table(base, shape.zones) if not mass.sizes else None
+    counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own,
+                            table=table)
     if counted is None:
         return None
     says: dict[str, tuple[str, ...]] = {}
@@ -567,6 +585,10 @@ def _solution_pass(pending: list[_Pending], mass: _Mass) -> int:
 #: Off: measured slower for greedy where few choices are legal (24 legal choices valued where
 #: about none were; benchmarks/README.md, branch staged), no gain in strength shown.
 LEGAL_SAMPLE = False
+#: A move observing one count of one owner's cards is valued from one joint table of that
+#: owner's cards and the solution (:meth:`_Budget.table`, solver/table.py); False: a knowledge
+#: per value of the count (the reference the table is tested equal to; the same values).
+TABLES = True
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,

@@ -21,11 +21,15 @@ there in those worlds (:func:`solver.marginal.fills`; checked per value,
 else refused): then P(v, c) = P(v) P(c there | v) / h, and the worlds are
 told apart within by log2(h) bits where the seat sees the card.  So
 :func:`value_counted` weighs every outcome from
-:func:`solver.marginal.by_value`: one knowledge per value of the count
-(and, when the seat sees the card and the solution is one card, one per
-value and card for the information about the solution).  It gives exactly
-what :mod:`lab.advice`'s reference path gives, or None when the shape does
-not fit (the caller then uses the reference path).
+:func:`solver.marginal.by_value`: where the engine gives it, one table of
+the zones' content jointly with the solution
+(:class:`~ruleslawyer.solver.table.OwnerTable`, one pass), each value, card
+and solution a sum over its rows; else one knowledge per value of the count
+(and, when the seat sees the card and the solution is one card, the
+solution's shares given each card in one pass where the engine gives them,
+else one knowledge per value and card).  It gives exactly what
+:mod:`lab.advice`'s reference path gives, or None when the shape does not fit
+(the caller then uses the reference path).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..solver.engine import Knowledge
+from ..solver.table import OwnerTable
 from ..solver.marginal import (Slice, by_value, capacity, card_shares, counted_cards, fills, solution_given,
                                solution_shares)
 from ..spec.facts import OPS, Atom, Const, Fact, Lin
@@ -153,14 +158,16 @@ def _entropy(ps) -> float:
 
 def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base: Knowledge,
                   total: float, sizes, condition: Callable[[Knowledge, list[Fact]], Knowledge],
-                  solution: bool = True) -> Counted | None:
+                  solution: bool = True, table: OwnerTable | None = None) -> Counted | None:
     """The move's outcomes from the marginal of its count over ``base`` (prior mass ``total``):
     each seat observation's chance (``keys``: the seat's key of each path), H(observation |
     world), the share where the move is possible, the worlds left after each observation and,
     when ``solution`` and it can be told from the marginal, I(solution; observation).  None when
     the seat's view of the paths does not fit (the caller's reference path answers then).
-    ``condition(k, facts)`` makes (and counts) a knowledge: every count goes through it."""
-    slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition)}
+    ``condition(k, facts)`` makes (and counts) a knowledge: every count goes through it;
+    ``table``: ``base``'s :func:`~ruleslawyer.solver.marginal.table_of` the count's zones, read
+    instead of a knowledge per value (the same values)."""
+    slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition, table)}
     carded = any(c is not None for m in shape.groups.values() for _i, c in m)
     if carded and sizes is not None:
         return None  # worlds weigh differently: a card's chance is not a share of the count

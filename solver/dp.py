@@ -64,6 +64,7 @@ from ..spec.dealmodel import Deal, DealError, multinomial
 from ..spec.facts import OPS, And, Atom, Const, Fact, FactError, Formula, Not, Or
 from ..spec.tally import Tally
 from .errors import Inconsistent, SolverError
+from .table import OwnerTable
 
 __all__ = ["DPKnowledge", "NotExact", "applicable", "MAX_CARDS", "MAX_HIDDEN_CARDS", "MAX_ROWS"]
 
@@ -981,13 +982,9 @@ class DPKnowledge:
 
     def solution_given(self, cards: Iterable[str], zones: frozenset[str]) -> dict[str, tuple[int, dict[str, int]]] | None:
         """For each of ``cards``: (worlds where it lies in ``zones``, card -> those of them with the
-        card in the solution), exact, in one pass over the subsets (no knowledge per card); None when
-        this takes the chain over hidden cards, or ``zones`` are not main zones of one owner.
-
-        A part's configurations holding card c, summed over subsets, are its own filtered and
-        transformed; the other owners' product (with the signs) is shared by every card, and the
-        solution part's cofactor is that product times the filtered part's.  After a weighted fact the
-        numbers are weights, as behind :meth:`probabilities` (only their ratios are chances).
+        card in the solution), exact, from :meth:`owner_table` (None where it gives none).  After a
+        weighted fact the numbers are weights, as behind :meth:`probabilities` (only their ratios
+        are chances).
 
         >>> from ruleslawyer.spec.dealmodel import Deal, Deck, Zone
         >>> deck = Deck("d", ("a", "b", "c"), (Zone("hand:Ann", "hand", "Ann", 1),
@@ -996,6 +993,23 @@ class DPKnowledge:
         >>> k.solution_given(["a"], frozenset({"hand:Ann"}))["a"]
         (2, {'a': 0, 'b': 1, 'c': 1})
         """
+        cards = list(cards)
+        if any(self._layout.card_bit.get(c, (True, 0))[0] for c in cards):
+            return None  # a card of a second deck: its chances come through the hidden chain
+        table = self.owner_table(zones)
+        return None if table is None else table.solution_given(cards)
+
+    def owner_table(self, zones: frozenset[str]) -> OwnerTable | None:
+        """Deals by (the content of ``zones``, the solution), exact, in one pass over the subsets
+        (:class:`~ruleslawyer.solver.table.OwnerTable`); None when this takes the chain over hidden
+        cards, or ``zones`` are not main zones of one owner.
+
+        The deals with owner t's configuration r and the table's r0 are the other owners'
+        configurations covering the rest of the frame: with the signed product of their zetas
+        summed over supersets (R), ``R[r | r0]`` times the ways of r and of r0 (zero when r and r0
+        overlap: the others' sizes then cannot cover the rest).  One product, one transform, one
+        gather per pair of rows: no knowledge per value or per card.
+        """
         layout = self._layout
         places = {layout.place.get(z, (None, 0, True)) for z in zones}
         if not places or any(q is None or h for q, _c, h in places) or len({q for q, _c, _h in places}) != 1:
@@ -1003,42 +1017,57 @@ class DPKnowledge:
         t = next(iter(places))[0]
         if t == 0:
             return None
-        cards = list(cards)
-        if any(layout.card_bit.get(c, (True, 0))[0] for c in cards):
-            return None  # a card of a second deck: its chances come through the hidden chain
-        empty = {c: (0, {s: 0 for s in layout.cards}) for c in cards}
+        part, table = layout.parts[t], layout.parts[0]
+        held = np.bitwise_or.reduce(part.main[:, [layout.place[z][1] for z in zones]], axis=1)
+        solution = np.bitwise_or.reduce(table.main[:, list(layout.solution)], axis=1, initial=0)
         if self._frame is None:
-            return empty
+            empty = np.zeros((0, 0), np.int64)
+            return OwnerTable(layout.cards, np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty, self.deal)
+        counted = self._owner_counts(t, held, solution)
+        if counted is None:
+            return None
+        rows, columns, weight = counted
+        worlds = weight
+        if self._weight is not None:  # the deals themselves, unweighted, on the same rows and columns
+            plain = self._plain._owner_counts(t, held, solution)
+            if plain is None or not (np.array_equal(plain[0], rows) and np.array_equal(plain[1], columns)):
+                return None
+            worlds = plain[2]
+        return OwnerTable(layout.cards, rows, columns, worlds, weight, self.deal)
+
+    def _owner_counts(self, t: int, held: np.ndarray, solution: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(the contents, the solutions, the (weighted) deals of each pair) of :meth:`owner_table`."""
+        assert self._frame is not None
         reduced = [self._part(p) for p in range(len(self._valid))]
         if any(u for r in reduced for u in r.unions):
             return None  # hidden cards still in play: the parts are chained, not multiplied
         n, rest = self._frame.n, self._layout.rest
-        shared = _signs(n).copy()
+        cof = _signs(n).copy()
         for p, r in enumerate(reduced):
             if p not in (0, t) and r.offers:
-                shared *= r.offers[0]
-        part, red = layout.parts[t], reduced[t]
-        held = np.bitwise_or.reduce(part.main[:, [layout.place[z][1] for z in zones]], axis=1)
-        weight = None if self._weight is None else self._weight[t]
-        table, red0 = layout.parts[0], reduced[0]
-        weight0 = None if self._weight is None else self._weight[0]
-        ways0 = (red0.allowed if weight0 is None else red0.allowed * weight0).sum(axis=1)
-        out = {}
-        for c in cards:
-            has = (held >> layout.card_bit[c][1]) & 1 == 1
-            ways = (red.allowed if weight is None else red.allowed * weight)[has].sum(axis=1)
-            column = np.zeros(1 << n, _U64)
-            np.add.at(column, red.rows[has], ways.astype(_U64))
-            cof = _sum_over_subsets(column, n) * shared
-            worlds = _exact(int(np.dot(cof, red0.offers[0]) if red0.offers else cof.sum(dtype=_U64)) * rest)
-            _sum_over_subsets(cof, n, supersets=True)
-            through = cof[red0.rows].view(np.int64) * ways0 * rest
-            solution = dict.fromkeys(layout.cards, 0)
-            for col in layout.solution:
-                for s, k in zip(layout.cards, _per_card(table.members[col], through, worlds)):
-                    solution[s] += k
-            out[c] = (worlds, solution)
-        return out
+                cof *= r.offers[0]
+        _sum_over_subsets(cof, n, supersets=True)
+        ways = []
+        for p in (t, 0):
+            w = None if self._weight is None else self._weight[p]
+            red = reduced[p]
+            ways.append((red.allowed if w is None else red.allowed * w).sum(axis=1).astype(np.int64))
+        rt, r0 = np.flatnonzero(ways[0]), np.flatnonzero(ways[1])
+        contents, row_of = np.unique(held[rt], return_inverse=True)
+        columns, col_of = np.unique(solution[r0], return_inverse=True)
+        # the table's rows summed by solution: (r0, s) uint64 of each row's ways in its column
+        spread = np.zeros((len(r0), len(columns)), _U64)
+        spread[np.arange(len(r0)), col_of] = ways[1][r0].astype(_U64)
+        out = np.zeros((len(contents), len(columns)), _U64)
+        frame_t, frame_0 = reduced[t].rows[rt], reduced[0].rows[r0]
+        step = max(1, (1 << 20) // max(1, len(r0)))
+        for lo in range(0, len(rt), step):
+            block = slice(lo, lo + step)
+            through = cof[frame_t[block, None] | frame_0[None, :]] @ spread  # (rows, s), modulo 2**64
+            through *= ways[0][rt[block], None].astype(_U64)
+            np.add.at(out, row_of[block], through)
+        return contents, columns, (out * _U64(rest)).view(np.int64)
 
     def pattern_probabilities(self) -> dict[tuple[int, ...], float]:
         """No deck this engine counts draws a pattern: always empty (once consistent)."""

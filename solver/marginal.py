@@ -7,7 +7,9 @@ a knowledge leaves, jointly with where each named card lies and with the
 solution, is what a move's value needs; :func:`by_value` gives it with one
 engine pass per value the count can take (the knowledge with the count
 fixed), in whichever engine answers the knowledge, instead of one count per
-answer of every way a move may end.
+answer of every way a move may end; or, where the engine gives it
+(:func:`table_of`), from one table of the zones' content jointly with the
+solution, every value a sum over its rows.
 
 * :func:`by_value` — each value the count takes in some world: the
   knowledge with the count fixed there, its worlds and its prior mass.
@@ -39,13 +41,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+import numpy as np
+
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, Lin
 from .dp import DPKnowledge
 from .engine import Knowledge
+from .table import OwnerTable
 from .weights import prior_mass
 
-__all__ = ["Slice", "counted_cards", "capacity", "by_value", "card_shares", "fills", "solution_shares",
+__all__ = ["Slice", "counted_cards", "capacity", "table_of", "by_value", "card_shares", "fills", "solution_shares",
            "solution_given"]
 
 #: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
@@ -54,12 +59,15 @@ Condition = Callable[[Knowledge, list[Fact]], Knowledge]
 
 @dataclass(frozen=True)
 class Slice:
-    """The worlds of a knowledge where the count takes one value."""
+    """The worlds of a knowledge where the count takes one value: the knowledge with the count
+    fixed, or the rows of an :class:`~ruleslawyer.solver.table.OwnerTable` where it takes it."""
 
     value: int
-    knowledge: Knowledge
+    knowledge: Knowledge | None   # None: read from ``table``
     count: int        # worlds (of the knowledge's kind: deals or solutions)
     mass: float       # their prior mass (the count when every world weighs the same)
+    table: OwnerTable | None = None
+    rows: np.ndarray | None = None   # the table's rows where the count takes the value
 
 
 def counted_cards(lin: Lin) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -82,14 +90,31 @@ def _plain(base: Knowledge, facts: list[Fact]) -> Knowledge:
     return base.with_facts(facts)
 
 
+def table_of(k: Knowledge, zones: frozenset[str]) -> OwnerTable | None:
+    """The joint of ``zones``' content and the solution over ``k``'s worlds in one pass, where the
+    engine gives it (:meth:`~ruleslawyer.solver.dp.DPKnowledge.owner_table`); else None."""
+    return k.owner_table(zones) if isinstance(k, DPKnowledge) else None
+
+
 def by_value(k: Knowledge, lin: Lin, sizes: Mapping[tuple[int, ...], int] | None = None,
-             condition: Condition | None = None) -> list[Slice]:
+             condition: Condition | None = None, table: OwnerTable | None = None) -> list[Slice]:
     """Every value ``lin`` takes in some world of ``k``, with its worlds (``sizes``: the deal's
     :func:`~ruleslawyer.solver.weights.pattern_sizes`, for the prior mass; ``condition``: how a
-    knowledge with a fact added is made, ``k.with_facts`` by default)."""
+    knowledge with a fact added is made, ``k.with_facts`` by default; ``table``: ``k``'s
+    :func:`table_of` the count's zones, read instead of a knowledge per value when every world
+    weighs the same)."""
+    counted = counted_cards(lin)
+    if table is not None and counted is not None and not sizes:
+        values = table.holding(table.mask(counted[0]))
+        out = []
+        for v in np.unique(values).tolist():
+            rows = values == v
+            n = int(table.worlds[rows].sum())
+            if n:
+                out.append(Slice(v, None, n, float(n), table, rows))
+        return out
     make = condition or _plain
     lo, hi = lin.bounds()
-    counted = counted_cards(lin)
     if counted is not None:  # no more than the zones hold
         hi = min(hi, capacity(k.deal, counted[1]))
     out = []
@@ -104,6 +129,10 @@ def by_value(k: Knowledge, lin: Lin, sizes: Mapping[tuple[int, ...], int] | None
 def card_shares(s: Slice, cards: frozenset[str], zones: frozenset[str]) -> dict[str, float] | None:
     """Each of ``cards``' chance of lying in ``zones`` in the worlds of ``s`` (None: the engine
     does not tell these zones apart)."""
+    if s.table is not None:
+        weight = s.table.weight[s.rows]
+        total = int(weight.sum())
+        return {c: int(weight[s.table.has(c)[s.rows]].sum()) / total for c in cards}
     zp = s.knowledge.zone_probabilities()
     if zp is None:
         return None
@@ -121,6 +150,13 @@ def fills(s: Slice, shares: Mapping[str, float], zones: frozenset[str]) -> bool:
     ``s``, :func:`card_shares`) are every card that can lie there: no other card has a chance
     of lying there, and theirs add up to what the zones hold (so that every world of ``s`` has
     exactly :func:`capacity` of them there)."""
+    if s.table is not None:
+        t = s.table
+        some = s.rows & (t.weight.sum(axis=1) > 0)
+        if np.any(t.held[some] & ~t.mask(shares)):
+            return False
+        held = capacity(t.deal, zones)  # type: ignore[arg-type]
+        return abs(sum(shares.values()) - held) <= 1e-9 * max(1, held)
     zp = s.knowledge.zone_probabilities()
     if zp is None:
         return False
@@ -133,6 +169,10 @@ def fills(s: Slice, shares: Mapping[str, float], zones: frozenset[str]) -> bool:
 
 def solution_shares(s: Slice) -> dict[str, float]:
     """Each card's chance of being in the solution, in the worlds of ``s``."""
+    if s.table is not None:
+        sums = s.table.weight[s.rows].sum(axis=0)
+        total = int(sums.sum())
+        return {c: n / total for c, n in s.table.per_solution_card(sums).items()}
     return {c: float(p) for c, p in s.knowledge.probabilities().items()}
 
 
@@ -143,7 +183,10 @@ def solution_given(s: Slice, cards: frozenset[str], zones: frozenset[str]
     the engine (:meth:`~ruleslawyer.solver.dp.DPKnowledge.solution_given`); None when the engine
     does not give it so (the caller conditions on each card: the same shares)."""
     k = s.knowledge
-    got = k.solution_given(sorted(cards), zones) if isinstance(k, DPKnowledge) else None
+    if s.table is not None:
+        got = s.table.solution_given(sorted(cards), s.rows)
+    else:
+        got = k.solution_given(sorted(cards), zones) if isinstance(k, DPKnowledge) else None
     if got is None:
         return None
     return {c: {x: n / worlds for x, n in per.items()} if worlds else None for c, (worlds, per) in got.items()}

@@ -1,9 +1,9 @@
-"""``DPKnowledge.solution_given``: the solution's counts in the worlds where each card lies in one
-owner's zones, in one pass, against the plain enumeration and against Z3.
+"""``DPKnowledge.owner_table`` (deals by one owner's cards in some zones and the solution) and
+``solution_given`` read from it, against the plain enumeration and against Z3.
 
-The expectation is the list of deals (tests/solver/test_dp.py's enumeration) filtered by "the card
-lies there", then counted per solution card; Z3 checks which solutions are possible with the same
-fact added.
+The expectation is the list of deals (tests/solver/test_dp.py's enumeration), counted per (the
+zones' content, the solution), or filtered by "the card lies there" and counted per solution card;
+Z3 checks which solutions are possible with the same fact added.
 """
 
 from __future__ import annotations
@@ -28,11 +28,37 @@ def enumerated(deal, worlds, card: str, zones: frozenset[str]) -> tuple[int, dic
     return len(inside), {c: per[c] for c in deal.solution_deck.cards}
 
 
-def hidden_cards_in_play(k: DPKnowledge) -> bool:
-    """Whether some hidden card is not yet pinned: the engine then hands the question back (None)."""
-    worlds = surviving(k.deal, list(k.facts))
-    hidden = [c for d in k.deal.decks if d is not k.deal.solution_deck for c in d.cards]
-    return any(len({w[c] for w in worlds}) > 1 for c in hidden)
+def enumerated_table(deal, worlds, zones: frozenset[str]) -> Counter:
+    """(the zones' cards, the solution's cards) -> deals."""
+    return Counter((frozenset(c for c, z in w.items() if z in zones),
+                    frozenset(c for c, z in w.items() if z in deal.solution)) for w in worlds)
+
+
+def read_table(table) -> Counter:
+    """The same from an OwnerTable (its nonzero entries), as worlds and as weights."""
+    def cards(mask):
+        return frozenset(c for i, c in enumerate(table.cards) if mask >> i & 1)
+    out: Counter = Counter()
+    for r, held in enumerate(table.held.tolist()):
+        for j, sol in enumerate(table.solutions.tolist()):
+            if table.worlds[r, j]:
+                out[cards(held), cards(sol)] += int(table.worlds[r, j])
+    return out
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(games(), st.data())
+def test_table_agrees_with_enumeration(game, data):
+    deal, _true, facts = game
+    k = DPKnowledge.initial(deal).with_facts(facts)
+    worlds = surviving(deal, facts)
+    zones = hand(data.draw(st.sampled_from(deal.players)))
+    table = k.owner_table(zones)
+    if table is None:
+        assert len(deal.decks) > 1  # a second deck whose cards the parts do not each pin: chained
+        return
+    assert read_table(table) == enumerated_table(deal, worlds, zones)
+    assert (table.weight == table.worlds).all()  # no weighted fact among these
 
 
 @settings(max_examples=60, **SETTINGS)
@@ -45,8 +71,8 @@ def test_agrees_with_enumeration(game, data):
     zones = hand(owner)
     cards = data.draw(st.lists(st.sampled_from(deal.solution_deck.cards), min_size=1, max_size=4, unique=True))
     got = k.solution_given(cards, zones)
-    if got is None:  # only where hidden cards are still dealt in several ways
-        assert worlds and hidden_cards_in_play(k)
+    if got is None:  # only with a second deck whose cards the parts do not each pin: chained
+        assert len(deal.decks) > 1  # a second deck whose cards the parts do not each pin: chained
         return
     assert set(got) == set(cards)
     for c in cards:
@@ -126,3 +152,29 @@ def test_weighted_facts_weigh_as_the_chances_do():
         assert (worlds > 0) == (total > 0)
         if total:
             assert {x: Fraction(n, worlds) for x, n in per.items() if n} == {x: m / total for x, m in mass.items()}
+
+
+def test_a_weighted_table_counts_deals_and_weighs_them_apart():
+    """After a weighted fact the table's worlds are still the deals (the enumeration's count) while
+    its weights are proportional to the weighted enumeration's."""
+    from fractions import Fraction
+    deal = make_deal(4, 2, (2, 2, 3))
+    asked = [c for c in deal.cards if c.startswith(("L1", "L2"))]
+    facts = [Fact(count(asked, hand("Bob")) >= 1),
+             Fact(member("L1-T1", hand("Bob")) == 1, frozenset({"Ann"}), likelihood=count(asked, hand("Bob")))]
+    table = DPKnowledge.initial(deal).with_facts(facts).owner_table(hand("Bob"))
+    worlds = surviving(deal, facts)
+    assert read_table(table) == enumerated_table(deal, worlds, hand("Bob"))
+    weighed: Counter = Counter()
+    for w in worlds:
+        key = (frozenset(c for c, z in w.items() if z == "hand:Bob"), next(c for c, z in w.items() if z == "missing"))
+        weighed[key] += Fraction(1, sum(w[a] == "hand:Bob" for a in asked))
+    got = Counter()
+    for r, held in enumerate(table.held.tolist()):
+        for j, sol in enumerate(table.solutions.tolist()):
+            if table.weight[r, j]:
+                key = (frozenset(c for i, c in enumerate(table.cards) if held >> i & 1),
+                       next(c for i, c in enumerate(table.cards) if sol >> i & 1))
+                got[key] += Fraction(int(table.weight[r, j]))
+    scale = sum(got.values()) / sum(weighed.values())
+    assert {k: v / scale for k, v in got.items()} == dict(weighed)

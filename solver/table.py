@@ -1,0 +1,75 @@
+"""One owner's cards in some zones jointly with the solution, as a table of exact counts.
+
+Row r is a content the zones can have (a set of cards, as a mask), column j a
+solution (a mask too); ``worlds[r, j]`` counts the deals with that content and
+that solution, and ``weight[r, j]`` weighs them as a knowledge's chances do
+(the same numbers unless a weighted fact weighs its worlds: see
+:mod:`solver.dp`).  Every question about "how many of these cards lie there",
+"does this card lie there" and "what is the solution then" is a sum over rows:
+a move that observes such a count is valued from one table instead of one
+count per value and per card (:mod:`solver.marginal`).
+
+>>> import numpy as np
+>>> t = OwnerTable(("a", "b", "c"), np.array([1, 2, 4]), np.array([2, 4]),
+...                np.array([[1, 1], [0, 1], [1, 0]]), np.array([[1, 1], [0, 1], [1, 0]]), None)
+>>> t.holding(t.mask(["a", "b"])).tolist()
+[1, 1, 0]
+>>> t.solution_given(["a"])
+{'a': (2, {'a': 0, 'b': 1, 'c': 1})}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from ..spec.dealmodel import Deal
+
+__all__ = ["OwnerTable"]
+
+
+@dataclass(frozen=True, eq=False)
+class OwnerTable:
+    """Deals by (the zones' content, the solution): see the module's docstring."""
+
+    cards: tuple[str, ...]   # bit i = cards[i]
+    held: np.ndarray         # (m,) int64: the zones' content of each row
+    solutions: np.ndarray    # (s,) int64: the solution of each column
+    worlds: np.ndarray       # (m, s) int64: deals
+    weight: np.ndarray       # (m, s) int64: their weight (``worlds`` when nothing weighs them)
+    deal: Deal | None
+
+    def mask(self, cards: Iterable[str]) -> int:
+        bit = {c: i for i, c in enumerate(self.cards)}
+        return sum(1 << bit[c] for c in set(cards))
+
+    def holding(self, mask: int) -> np.ndarray:
+        """Per row, how many cards of ``mask`` it holds."""
+        return np.bitwise_count(self.held & mask).astype(np.int64)
+
+    def has(self, card: str) -> np.ndarray:
+        """Per row, whether it holds ``card``."""
+        return (self.held >> self.cards.index(card)) & 1 == 1
+
+    def per_solution_card(self, row_sums: np.ndarray) -> dict[str, int]:
+        """Column sums (per solution) spread to each card of the solution: card -> total."""
+        out = dict.fromkeys(self.cards, 0)
+        for j, m in enumerate(self.solutions.tolist()):
+            n = int(row_sums[j])
+            for i, c in enumerate(self.cards):
+                if m >> i & 1:
+                    out[c] += n
+        return out
+
+    def solution_given(self, cards: Iterable[str], rows: np.ndarray | None = None
+                       ) -> dict[str, tuple[int, dict[str, int]]]:
+        """For each of ``cards`` (among ``rows``, a bool mask; every row by default): (the weight of
+        the deals where the zones hold it, card -> that of them with the card in the solution)."""
+        out = {}
+        for c in cards:
+            pick = self.has(c) if rows is None else self.has(c) & rows
+            sums = self.weight[pick].sum(axis=0)
+            out[c] = (int(sums.sum()), self.per_solution_card(sums))
+        return out
