@@ -21,6 +21,7 @@ count per value and per card (:mod:`solver.marginal`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable
 
 import numpy as np
@@ -53,15 +54,14 @@ class OwnerTable:
         """Per row, whether it holds ``card``."""
         return (self.held >> self.cards.index(card)) & 1 == 1
 
-    def per_solution_card(self, row_sums: np.ndarray) -> dict[str, int]:
+    @cached_property
+    def _in_solution(self) -> np.ndarray:
+        """(s, cards) int64: card i in solution j."""
+        return (self.solutions[:, None] >> np.arange(len(self.cards))) & 1
+
+    def per_solution_card(self, column_sums: np.ndarray) -> dict[str, int]:
         """Column sums (per solution) spread to each card of the solution: card -> total."""
-        out = dict.fromkeys(self.cards, 0)
-        for j, m in enumerate(self.solutions.tolist()):
-            n = int(row_sums[j])
-            for i, c in enumerate(self.cards):
-                if m >> i & 1:
-                    out[c] += n
-        return out
+        return dict(zip(self.cards, (column_sums.astype(np.int64) @ self._in_solution).tolist()))
 
     def solution_given(self, cards: Iterable[str], rows: np.ndarray | None = None
                        ) -> dict[str, tuple[int, dict[str, int]]]:
