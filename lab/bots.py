@@ -313,6 +313,12 @@ class InformedBot(Bot):
     #: found by listing: the staged listing), whatever :data:`advice.LEGAL_SAMPLE` and
     #: :data:`STAGED_FALLBACK` say (a bot built on this one that needs several legal questions)
     legal_sample = False
+    #: True: the weighing as first written (the reference the cheaper one is tested equal to,
+    #: move for move): every choice :meth:`_candidates` enumerates completed from the deal
+    #: (not only those the mover's requirements allow by the rules alone: the others have no
+    #: completion), each outcome's facts by :meth:`Lab.seen_facts`, every move's worlds left
+    #: counted anew (not once per list of facts per decision: :func:`_counted`)
+    reference_weighing = False
 
     def spec(self) -> str:
         return f"informed:{self.temperature:g}" + self.filters_spec()
@@ -452,14 +458,21 @@ class InformedBot(Bot):
             # few sampled choices were legal: go through every choice the mover's requirements
             # allow (their staged listing: the others never looked at), in a random order
             choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK or self.legal_sample else None
+            passing: set[str] | None = None  # the choices the mover's requirements allow, when listed
             if choices is None:
                 choices = list(lab.mover_choices(turn.state, turn.actor, kind))
+                # the same choices tried, but only those the mover's requirements allow by the
+                # rules alone are completed (a completion of another is never found: most of them)
+                allowed = None if self.reference_weighing else lab.legal_choices(turn.state, turn.actor, kind)
+                passing = None if allowed is None else {repr(sorted(a.items())) for a in allowed}
             rng.shuffle(choices)
             for args in choices[:want * ENUMERATED]:
                 key = repr(sorted(args.items()))
                 if key in seen or not self.allows(turn, kind, args):
                     continue
                 seen.add(key)
+                if passing is not None and key not in passing:
+                    continue
                 play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
                 if play is not None:
                     out.append(play)
@@ -483,15 +496,22 @@ class InformedBot(Bot):
         if total <= 1:
             return 0.0
         seen: dict[str, int] = {}
-        for outcome in outcomes:
-            facts = _seen(turn, outcome)
+        if self.reference_weighing:
+            every = [_seen(turn, outcome) for outcome in outcomes]
+            counted: dict[str, int] = {}
+        else:
+            every = _seen_together(turn, outcomes)
+            counted = _counted(turn)
+        for facts in every:
             key = repr([f.formula for f in facts])
             if key in seen:
                 continue
-            k = view
-            for f in facts:
-                k = k.with_fact(f)
-            seen[key] = k.count()
+            if key not in counted:
+                k = view
+                for f in facts:
+                    k = k.with_fact(f)
+                counted[key] = k.count()
+            seen[key] = counted[key]
         mass = sum(seen.values())
         if mass == 0:
             return 0.0
@@ -733,6 +753,26 @@ def _seen(turn: Turn, outcome: Play) -> list[Fact]:
         memo = turn.cache.setdefault("facts", {})
         turn.cache[key] = turn.lab.seen_facts(turn.state, outcome, turn.actor, memo)
     return turn.cache[key]
+
+
+def _seen_together(turn: Turn, outcomes: Sequence[Play]) -> list[tuple[Fact, ...]]:
+    """:func:`_seen` of each of the outcomes of one move (its mover's choices the same), read
+    together by :meth:`Lab.ending_observations` (the same facts the mover observes, in the
+    order of the rule file's observations): what an observation reads of the outcomes alone
+    is looked up per ending, the rest worked out once per state and mover."""
+    lab = turn.lab
+    memo = lab.observation_memo(turn.state, turn.actor)
+    return [tuple(f for f in facts if _sees(f, turn.actor))
+            for facts in lab.ending_observations(turn.state, outcomes, ("bots", 1), memo)]
+
+
+def _counted(turn: Turn) -> dict[str, int]:
+    """The worlds of the bot's knowledge left after each list of facts counted so far in this
+    decision (by the facts' formulas; anew when the knowledge is another)."""
+    kept = turn.cache.get("counted")
+    if kept is None or kept[0] is not turn.view:
+        kept = turn.cache["counted"] = (turn.view, {})
+    return kept[1]
 
 
 def _sees(fact: Fact, player: str) -> bool:
