@@ -313,11 +313,12 @@ class InformedBot(Bot):
     #: found by listing: the staged listing), whatever :data:`advice.LEGAL_SAMPLE` and
     #: :data:`STAGED_FALLBACK` say (a bot built on this one that needs several legal questions)
     legal_sample = False
-    #: True: the weighing as first written (the reference the cheaper one is tested equal to,
-    #: move for move): every choice :meth:`_candidates` enumerates completed from the deal
-    #: (not only those the mover's requirements allow by the rules alone: the others have no
-    #: completion), each outcome's facts by :meth:`Lab.seen_facts`, every move's worlds left
-    #: counted anew (not once per list of facts per decision: :func:`_counted`)
+    #: True: the weighing as first written (the reference the cheaper one is tested equal to):
+    #: every choice :meth:`_candidates` enumerates completed from the deal as it is found (not
+    #: only those the mover's requirements allow by the rules alone, the others having no
+    #: completion; and not only the one made, :meth:`_finished`), each outcome's facts by
+    #: :meth:`Lab.seen_facts`, every move's worlds left counted anew (not once per list of facts
+    #: per decision: :class:`_Worlds`)
     reference_weighing = False
 
     def spec(self) -> str:
@@ -385,10 +386,24 @@ class InformedBot(Bot):
         left, kept = list(range(len(candidates))), list(range(len(candidates)))
         while left:
             i = left[_softmax([values[j] for j in left], self.temperature, rng)]
-            if not self.forces_gamble(turn, candidates[i]):
-                return candidates[i]
+            play = self._finished(turn, candidates[i])
+            if play is not None and not self.forces_gamble(turn, play):
+                return play
             left.remove(i)
-        return candidates[kept[_softmax(values, self.temperature, rng)]]
+        play = self._finished(turn, candidates[kept[_softmax(values, self.temperature, rng)]])
+        return play if play is not None else self._random(turn)
+
+    def _finished(self, turn: Turn, play: Play) -> Play | None:
+        """The candidate as made: one of :meth:`_candidates`' choices whose outcomes were only
+        listed, completed from the true deal now (once per decision; None: the deal allows no
+        completion, which a legal move always has); any other candidate as it is."""
+        if not isinstance(play, _Unfinished):
+            return play
+        found = turn.cache.setdefault("finished", {})
+        if id(play) not in found:
+            found[id(play)] = (play, turn.lab.complete(turn.state, turn.actor, play.kind, play.args,
+                                                       turn.world, turn.rng))
+        return found[id(play)][1]
 
     def forces_gamble(self, turn: Turn, play: Play) -> bool:
         """Whether, after the move, a claim is due from the bot while some outcome of the move
@@ -458,22 +473,29 @@ class InformedBot(Bot):
             # few sampled choices were legal: go through every choice the mover's requirements
             # allow (their staged listing: the others never looked at), in a random order
             choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK or self.legal_sample else None
-            passing: set[str] | None = None  # the choices the mover's requirements allow, when listed
+            passing: list[bool] | None = None  # per choice: whether the mover's requirements allow it
             if choices is None:
                 choices = list(lab.mover_choices(turn.state, turn.actor, kind))
                 # the same choices tried, but only those the mover's requirements allow by the
                 # rules alone are completed (a completion of another is never found: most of them)
-                allowed = None if self.reference_weighing else lab.legal_choices(turn.state, turn.actor, kind)
-                passing = None if allowed is None else {repr(sorted(a.items())) for a in allowed}
-            rng.shuffle(choices)
-            for args in choices[:want * ENUMERATED]:
+                if not self.reference_weighing:
+                    passing = _passing(choices, lab.legal_choices(turn.state, turn.actor, kind))
+            order = list(range(len(choices)))
+            rng.shuffle(order)  # the same order as shuffling the choices themselves
+            for i in order[:want * ENUMERATED]:
+                if passing is not None and not passing[i]:
+                    continue
+                args = choices[i]
                 key = repr(sorted(args.items()))
                 if key in seen or not self.allows(turn, kind, args):
                     continue
                 seen.add(key)
-                if passing is not None and key not in passing:
-                    continue
-                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+                if self.reference_weighing:
+                    play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+                else:  # legal when the rules give it outcomes (listed for its value anyway);
+                    # completed from the deal only if it is the one made (:meth:`_finished`)
+                    play = _Unfinished(kind, turn.actor, dict(args))
+                    play = play if _outcomes(turn, play) else None
                 if play is not None:
                     out.append(play)
                     if len(out) >= want:
@@ -495,23 +517,23 @@ class InformedBot(Bot):
         total = view.count()
         if total <= 1:
             return 0.0
-        seen: dict[str, int] = {}
+        seen: dict[Any, int] = {}
         if self.reference_weighing:
-            every = [_seen(turn, outcome) for outcome in outcomes]
-            counted: dict[str, int] = {}
-        else:
-            every = _seen_together(turn, outcomes)
-            counted = _counted(turn)
-        for facts in every:
-            key = repr([f.formula for f in facts])
-            if key in seen:
-                continue
-            if key not in counted:
+            for outcome in outcomes:
+                facts = _seen(turn, outcome)
+                key = repr([f.formula for f in facts])
+                if key in seen:
+                    continue
                 k = view
                 for f in facts:
                     k = k.with_fact(f)
-                counted[key] = k.count()
-            seen[key] = counted[key]
+                seen[key] = k.count()
+        else:
+            worlds = _Worlds.of(turn)
+            for facts in _seen_together(turn, outcomes):
+                key = tuple(repr(f.formula) for f in facts)
+                if key not in seen:
+                    seen[key] = worlds.count(key, facts)
         mass = sum(seen.values())
         if mass == 0:
             return 0.0
@@ -535,7 +557,10 @@ class InformedBot(Bot):
         solutions, before = cache["solutions"], cache["before"]
         if not solutions or before is None:
             return 0.0
-        after, _play = lab.apply(turn.state, play)
+        made = self._finished(turn, play)
+        if made is None:
+            return 0.0
+        after, _play = lab.apply(turn.state, made)
         try:
             total = sum(score(lab.machine, after.state, s).scores.get(turn.actor, 0) for s in solutions)
         except UnknownValues:
@@ -766,13 +791,58 @@ def _seen_together(turn: Turn, outcomes: Sequence[Play]) -> list[tuple[Fact, ...
             for facts in lab.ending_observations(turn.state, outcomes, ("bots", 1), memo)]
 
 
-def _counted(turn: Turn) -> dict[str, int]:
-    """The worlds of the bot's knowledge left after each list of facts counted so far in this
-    decision (by the facts' formulas; anew when the knowledge is another)."""
-    kept = turn.cache.get("counted")
-    if kept is None or kept[0] is not turn.view:
-        kept = turn.cache["counted"] = (turn.view, {})
-    return kept[1]
+class _Worlds:
+    """The worlds of the bot's knowledge left after lists of facts, for one decision: each list
+    counted once, and the knowledge after each of its prefixes made once (the facts of a move's
+    outcomes share their first ones: an answer, then which card goes with it)."""
+
+    def __init__(self, view: Knowledge):
+        self.view = view
+        self.made: dict[tuple[str, ...], Knowledge] = {(): view}
+        self.counted: dict[tuple[str, ...], int] = {}
+
+    @classmethod
+    def of(cls, turn: Turn) -> "_Worlds":
+        """The decision's own (anew when the bot's knowledge is another)."""
+        kept = turn.cache.get("worlds")
+        if kept is None or kept.view is not turn.view:
+            kept = turn.cache["worlds"] = cls(turn.view)
+        return kept
+
+    def count(self, key: tuple[str, ...], facts: Sequence[Fact]) -> int:
+        """The worlds left after ``facts`` (``key``: their formulas' texts)."""
+        n = self.counted.get(key)
+        if n is None:
+            n = self.counted[key] = self.after(key, facts).count()
+        return n
+
+    def after(self, key: tuple[str, ...], facts: Sequence[Fact]) -> Knowledge:
+        k = self.made.get(key)
+        if k is None:
+            k = self.made[key] = self.after(key[:-1], facts[:-1]).with_fact(facts[-1])
+        return k
+
+
+class _Unfinished(Play):
+    """A candidate of the informed weighing with only its mover's choices: the rules give it
+    outcomes (:func:`_outcomes`), the true deal has not yet been asked which (what the weighing
+    reads of it is its mover's choices and every outcome they may have)."""
+
+
+def _passing(choices: Sequence[Mapping[str, Any]], allowed: Sequence[Mapping[str, Any]] | None) -> list[bool] | None:
+    """Per choice of ``choices`` (:meth:`Lab.mover_choices`, in its order), whether it is one of
+    ``allowed`` (:meth:`Lab.legal_choices`: a sublist in the same order); None when not listed."""
+    if allowed is None:
+        return None
+    flags, j = [False] * len(choices), 0
+    for i, args in enumerate(choices):
+        if j < len(allowed) and args == allowed[j]:
+            flags[i] = True
+            j += 1
+    if j == len(allowed):
+        return flags
+    keys = {repr(sorted(a.items())) for a in allowed}  # not in the listing's order: by their keys
+    return [repr(sorted(a.items())) in keys for a in choices]
 
 
 def _sees(fact: Fact, player: str) -> bool:
