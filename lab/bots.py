@@ -531,7 +531,7 @@ class InformedBot(Bot):
         else:
             worlds = _Worlds.of(turn)
             for facts in _seen_together(turn, outcomes):
-                key = tuple(repr(f.formula) for f in facts)
+                key = tuple(worlds.text(f.formula) for f in facts)
                 if key not in seen:
                     seen[key] = worlds.count(key, facts)
         mass = sum(seen.values())
@@ -800,6 +800,15 @@ class _Worlds:
         self.view = view
         self.made: dict[tuple[str, ...], Knowledge] = {(): view}
         self.counted: dict[tuple[str, ...], int] = {}
+        self.texts: dict[int, tuple[Any, str]] = {}  # id of a formula -> it (kept alive), its text
+
+    def text(self, formula: Any) -> str:
+        """``repr(formula)``, worked out once per formula object (the same one is met in many
+        outcomes' facts: an answer's, with each card that may be shown)."""
+        kept = self.texts.get(id(formula))
+        if kept is None:
+            kept = self.texts[id(formula)] = (formula, repr(formula))
+        return kept[1]
 
     @classmethod
     def of(cls, turn: Turn) -> "_Worlds":
