@@ -72,8 +72,8 @@ OPTIONAL_TRIES = 64
 #: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
 ENUMERATED = 40
 #: Choices that enumeration goes through at most when none of the first ``ENUMERATED`` per
-#: candidate wanted was legal (Perfect Alibi's questions after a swap: 15 of 2,880 legal, a
-#: third of them tried; none found, the bot made the likeliest claim, a gamble).
+#: candidate wanted was legal (a kind with 15 of 2,880 choices legal, a third of them tried:
+#: none found, the bot made the likeliest claim, a gamble; benchmarks/README.md).
 UNSEEN = 10_000
 #: Whether that enumeration goes through the legal choices only (:meth:`Lab.legal_choices`,
 #: a staged search); False: every choice, legal or not.  Off: measured slower (more legal
@@ -81,10 +81,10 @@ UNSEEN = 10_000
 STAGED_FALLBACK = False
 #: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
 #: :meth:`Lab.legal_sample`; then 4 times as many when each of those obliges a gamble) before
-#: it falls back to the informed bot's weighing; 0: straight to the informed bot.  Off: faster
-#: (2 choices: about 2.5 times the games a second where few choices are legal) but weaker
-#: (against three random bots, 160 games: 71.9 % [64.5, 78.3] of wins against 87.5 % [81.5,
-#: 91.8]; benchmarks/README.md).
+#: it falls back to the informed bot's weighing; 0: straight to the informed bot.  Off: weaker
+#: with few, slower with many (one greedy against three random bots, 160 games of the bundled
+#: game where it falls back most: 76.9 % of wins with 6, 85.0 % with 12 at 0.55 greedy games a
+#: second, against 87.5 % at 0.78 with the informed bot's weighing; benchmarks/README.md).
 FALLBACK_CHOICES = 0
 
 
@@ -802,7 +802,7 @@ def _seen_together(turn: Turn, outcomes: Sequence[Play]) -> list[tuple[Fact, ...
 class _Worlds:
     """The worlds of the bot's knowledge left after lists of facts, for one decision: each list
     counted once, and the knowledge after each of its prefixes made once (the facts of a move's
-    outcomes share their first ones: an answer, then which card goes with it)."""
+    outcomes share their first ones: a number said, then which item goes with it)."""
 
     def __init__(self, view: Knowledge):
         self.view = view
@@ -812,7 +812,7 @@ class _Worlds:
 
     def text(self, formula: Any) -> str:
         """``repr(formula)``, worked out once per formula object (the same one is met in many
-        outcomes' facts: an answer's, with each card that may be shown)."""
+        outcomes' facts: a number said, with each item that may go with it)."""
         kept = self.texts.get(id(formula))
         if kept is None:
             kept = self.texts[id(formula)] = (formula, repr(formula))
