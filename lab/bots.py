@@ -71,16 +71,20 @@ TRIES = 40
 OPTIONAL_TRIES = 64
 #: Enumerated choices tried per candidate wanted, when sampling finds too few legal ones.
 ENUMERATED = 40
+#: Choices that enumeration goes through at most when none of the first ``ENUMERATED`` per
+#: candidate wanted was legal (a kind with 15 of 2,880 choices legal, a third of them tried:
+#: none found, the bot made the likeliest claim, a gamble; benchmarks/README.md).
+UNSEEN = 10_000
 #: Whether that enumeration goes through the legal choices only (:meth:`Lab.legal_choices`,
 #: a staged search); False: every choice, legal or not.  Off: measured slower (more legal
 #: candidates found, each valued; benchmarks/README.md, branch staged).
 STAGED_FALLBACK = False
 #: Legal choices per kind the greedy bot values when none of its sample was legal (drawn by
 #: :meth:`Lab.legal_sample`; then 4 times as many when each of those obliges a gamble) before
-#: it falls back to the informed bot's weighing; 0: straight to the informed bot.  Off: faster
-#: (2 choices: about 2.5 times the games a second where few choices are legal) but weaker
-#: (against three random bots, 160 games: 71.9 % [64.5, 78.3] of wins against 87.5 % [81.5,
-#: 91.8]; benchmarks/README.md).
+#: it falls back to the informed bot's weighing; 0: straight to the informed bot.  Off: weaker
+#: with few, slower with many (one greedy against three random bots, 160 games of the bundled
+#: game where it falls back most: 76.9 % of wins with 6, 85.0 % with 12 at 0.55 greedy games a
+#: second, against 87.5 % at 0.78 with the informed bot's weighing; benchmarks/README.md).
 FALLBACK_CHOICES = 0
 
 
@@ -313,6 +317,13 @@ class InformedBot(Bot):
     #: found by listing: the staged listing), whatever :data:`advice.LEGAL_SAMPLE` and
     #: :data:`STAGED_FALLBACK` say (a bot built on this one that needs several legal questions)
     legal_sample = False
+    #: True: the weighing as first written (the reference the cheaper one is tested equal to):
+    #: every choice :meth:`_candidates` enumerates completed from the deal as it is found (not
+    #: only those the mover's requirements allow by the rules alone, the others having no
+    #: completion; and not only the one made, :meth:`_finished`), each outcome's facts by
+    #: :meth:`Lab.seen_facts`, every move's worlds left counted anew (not once per list of facts
+    #: per decision: :class:`_Worlds`)
+    reference_weighing = False
 
     def spec(self) -> str:
         return f"informed:{self.temperature:g}" + self.filters_spec()
@@ -379,10 +390,24 @@ class InformedBot(Bot):
         left, kept = list(range(len(candidates))), list(range(len(candidates)))
         while left:
             i = left[_softmax([values[j] for j in left], self.temperature, rng)]
-            if not self.forces_gamble(turn, candidates[i]):
-                return candidates[i]
+            play = self._finished(turn, candidates[i])
+            if play is not None and not self.forces_gamble(turn, play):
+                return play
             left.remove(i)
-        return candidates[kept[_softmax(values, self.temperature, rng)]]
+        play = self._finished(turn, candidates[kept[_softmax(values, self.temperature, rng)]])
+        return play if play is not None else self._random(turn)
+
+    def _finished(self, turn: Turn, play: Play) -> Play | None:
+        """The candidate as made: one of :meth:`_candidates`' choices whose outcomes were only
+        listed, completed from the true deal now (once per decision; None: the deal allows no
+        completion, which a legal move always has); any other candidate as it is."""
+        if not isinstance(play, _Unfinished):
+            return play
+        found = turn.cache.setdefault("finished", {})
+        if id(play) not in found:
+            found[id(play)] = (play, turn.lab.complete(turn.state, turn.actor, play.kind, play.args,
+                                                       turn.world, turn.rng))
+        return found[id(play)][1]
 
     def forces_gamble(self, turn: Turn, play: Play) -> bool:
         """Whether, after the move, a claim is due from the bot while some outcome of the move
@@ -452,15 +477,33 @@ class InformedBot(Bot):
             # few sampled choices were legal: go through every choice the mover's requirements
             # allow (their staged listing: the others never looked at), in a random order
             choices = lab.legal_choices(turn.state, turn.actor, kind) if STAGED_FALLBACK or self.legal_sample else None
+            passing: list[bool] | None = None  # per choice: whether the mover's requirements allow it
             if choices is None:
                 choices = list(lab.mover_choices(turn.state, turn.actor, kind))
-            rng.shuffle(choices)
-            for args in choices[:want * ENUMERATED]:
+                # the same choices tried, but only those the mover's requirements allow by the
+                # rules alone are completed (a completion of another is never found: most of them)
+                if not self.reference_weighing:
+                    passing = _passing(choices, lab.legal_choices(turn.state, turn.actor, kind))
+            order = list(range(len(choices)))
+            rng.shuffle(order)  # the same order as shuffling the choices themselves
+            # none of the choices tried legal: the others too (up to :data:`UNSEEN`), rather than
+            # leave a legal move unseen (the bot would then make a claim it is not sure of)
+            for n, i in enumerate(order):
+                if n >= want * ENUMERATED and (out or n >= UNSEEN):
+                    break
+                if passing is not None and not passing[i]:
+                    continue
+                args = choices[i]
                 key = repr(sorted(args.items()))
                 if key in seen or not self.allows(turn, kind, args):
                     continue
                 seen.add(key)
-                play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+                if self.reference_weighing:
+                    play = lab.complete(turn.state, turn.actor, kind, args, turn.world, rng)
+                else:  # legal when the rules give it outcomes (listed for its value anyway);
+                    # completed from the deal only if it is the one made (:meth:`_finished`)
+                    play = _Unfinished(kind, turn.actor, dict(args))
+                    play = play if _outcomes(turn, play) else None
                 if play is not None:
                     out.append(play)
                     if len(out) >= want:
@@ -482,16 +525,23 @@ class InformedBot(Bot):
         total = view.count()
         if total <= 1:
             return 0.0
-        seen: dict[str, int] = {}
-        for outcome in outcomes:
-            facts = _seen(turn, outcome)
-            key = repr([f.formula for f in facts])
-            if key in seen:
-                continue
-            k = view
-            for f in facts:
-                k = k.with_fact(f)
-            seen[key] = k.count()
+        seen: dict[Any, int] = {}
+        if self.reference_weighing:
+            for outcome in outcomes:
+                facts = _seen(turn, outcome)
+                key = repr([f.formula for f in facts])
+                if key in seen:
+                    continue
+                k = view
+                for f in facts:
+                    k = k.with_fact(f)
+                seen[key] = k.count()
+        else:
+            worlds = _Worlds.of(turn)
+            for facts in _seen_together(turn, outcomes):
+                key = tuple(worlds.text(f.formula) for f in facts)
+                if key not in seen:
+                    seen[key] = worlds.count(key, facts)
         mass = sum(seen.values())
         if mass == 0:
             return 0.0
@@ -515,7 +565,10 @@ class InformedBot(Bot):
         solutions, before = cache["solutions"], cache["before"]
         if not solutions or before is None:
             return 0.0
-        after, _play = lab.apply(turn.state, play)
+        made = self._finished(turn, play)
+        if made is None:
+            return 0.0
+        after, _play = lab.apply(turn.state, made)
         try:
             total = sum(score(lab.machine, after.state, s).scores.get(turn.actor, 0) for s in solutions)
         except UnknownValues:
@@ -733,6 +786,80 @@ def _seen(turn: Turn, outcome: Play) -> list[Fact]:
         memo = turn.cache.setdefault("facts", {})
         turn.cache[key] = turn.lab.seen_facts(turn.state, outcome, turn.actor, memo)
     return turn.cache[key]
+
+
+def _seen_together(turn: Turn, outcomes: Sequence[Play]) -> list[tuple[Fact, ...]]:
+    """:func:`_seen` of each of the outcomes of one move (its mover's choices the same), read
+    together by :meth:`Lab.ending_observations` (the same facts the mover observes, in the
+    order of the rule file's observations): what an observation reads of the outcomes alone
+    is looked up per ending, the rest worked out once per state and mover."""
+    lab = turn.lab
+    memo = lab.observation_memo(turn.state, turn.actor)
+    return [tuple(f for f in facts if _sees(f, turn.actor))
+            for facts in lab.ending_observations(turn.state, outcomes, ("bots", 1), memo)]
+
+
+class _Worlds:
+    """The worlds of the bot's knowledge left after lists of facts, for one decision: each list
+    counted once, and the knowledge after each of its prefixes made once (the facts of a move's
+    outcomes share their first ones: a number said, then which item goes with it)."""
+
+    def __init__(self, view: Knowledge):
+        self.view = view
+        self.made: dict[tuple[str, ...], Knowledge] = {(): view}
+        self.counted: dict[tuple[str, ...], int] = {}
+        self.texts: dict[int, tuple[Any, str]] = {}  # id of a formula -> it (kept alive), its text
+
+    def text(self, formula: Any) -> str:
+        """``repr(formula)``, worked out once per formula object (the same one is met in many
+        outcomes' facts: a number said, with each item that may go with it)."""
+        kept = self.texts.get(id(formula))
+        if kept is None:
+            kept = self.texts[id(formula)] = (formula, repr(formula))
+        return kept[1]
+
+    @classmethod
+    def of(cls, turn: Turn) -> "_Worlds":
+        """The decision's own (anew when the bot's knowledge is another)."""
+        kept = turn.cache.get("worlds")
+        if kept is None or kept.view is not turn.view:
+            kept = turn.cache["worlds"] = cls(turn.view)
+        return kept
+
+    def count(self, key: tuple[str, ...], facts: Sequence[Fact]) -> int:
+        """The worlds left after ``facts`` (``key``: their formulas' texts)."""
+        n = self.counted.get(key)
+        if n is None:
+            n = self.counted[key] = self.after(key, facts).count()
+        return n
+
+    def after(self, key: tuple[str, ...], facts: Sequence[Fact]) -> Knowledge:
+        k = self.made.get(key)
+        if k is None:
+            k = self.made[key] = self.after(key[:-1], facts[:-1]).with_fact(facts[-1])
+        return k
+
+
+class _Unfinished(Play):
+    """A candidate of the informed weighing with only its mover's choices: the rules give it
+    outcomes (:func:`_outcomes`), the true deal has not yet been asked which (what the weighing
+    reads of it is its mover's choices and every outcome they may have)."""
+
+
+def _passing(choices: Sequence[Mapping[str, Any]], allowed: Sequence[Mapping[str, Any]] | None) -> list[bool] | None:
+    """Per choice of ``choices`` (:meth:`Lab.mover_choices`, in its order), whether it is one of
+    ``allowed`` (:meth:`Lab.legal_choices`: a sublist in the same order); None when not listed."""
+    if allowed is None:
+        return None
+    flags, j = [False] * len(choices), 0
+    for i, args in enumerate(choices):
+        if j < len(allowed) and args == allowed[j]:
+            flags[i] = True
+            j += 1
+    if j == len(allowed):
+        return flags
+    keys = {repr(sorted(a.items())) for a in allowed}  # not in the listing's order: by their keys
+    return [repr(sorted(a.items())) in keys for a in choices]
 
 
 def _sees(fact: Fact, player: str) -> bool:
