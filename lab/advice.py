@@ -261,6 +261,7 @@ class _Mass:
 
 
 # -- paths ------------------------------------------------------------------------------------
+@evaluations()  # its rule checks each an outermost run: the generated checks serve them, called alone too
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
                limit: int = MAX_PATHS, memo: bool = True, chain: bool = True) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:

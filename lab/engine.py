@@ -1305,10 +1305,11 @@ class Lab:
         their outcomes alone differing (:meth:`completions` of one choice).  What an observation
         reads of the mover's choices is then the same for every ending, so its fact is kept, for
         this call, by what it reads of the outcomes alone (only whether one is given, where that
-        is all it reads): per ending, one look-up per observation by its outcome values, not a
-        key of every parameter it reads; a miss goes to :meth:`observations`' own memo.  An
-        observation's condition is looked up first, by what it alone reads of the outcomes: one
-        whose condition fails for an answer is not looked at again for each card shown with it."""
+        is all it reads): each observation over every ending in turn (a column of facts, joined
+        per ending at the end), one look-up per ending by its outcome values, not a key of every
+        parameter it reads; a miss goes to :meth:`observations`' own memo, after its condition
+        is looked up by what it alone reads of the outcomes: one whose condition fails for an
+        answer is not worked out again for each card shown with it."""
         if not plays:
             return []
         info = self.kinds[plays[0].kind]
@@ -1318,31 +1319,32 @@ class Lab:
 
         def own(read: tuple[tuple[str, bool], ...] | None) -> Any:
             return None if read is None else _outcome_key(tuple((n, g) for n, g in read if n in outcome))
-        plan = [(ob, reads, own(reads[-1]), {}, own(reads[0]) if ob.when is not None else None, {})
-                for ob, reads in _observation_reads(self, info)]
-        out = []
-        for play in plays:
-            a = play.args
-            facts = []
-            for ob, reads, key_of, kept, when_of, held in plan:
-                if when_of is not None:
-                    key = when_of(a)
-                    holds = held.get(key)
-                    if holds is None:
-                        holds = held[key] = self._condition_in(state, play, ob, reads[0], memo)
-                    if not holds:
-                        continue
-                if key_of is None:  # reads the move as a whole: as observations() does
-                    fact = self._observed_in(state, play, ob, reads, source, memo)
-                else:
-                    key = key_of(a)
-                    fact = kept.get(key, _NONE)
-                    if fact is _NONE:
-                        fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo)
-                if fact is not None:
-                    facts.append(fact)
-            out.append(tuple(facts))
-        return out
+        columns = []  # per observation, its fact (None: none) for each ending, in order
+        for ob, reads in _observation_reads(self, info):
+            key_of = own(reads[-1])
+            if key_of is None:  # reads the move as a whole: as observations() does
+                columns.append([self._observed_in(state, p, ob, reads, source, memo) for p in plays])
+                continue
+            when_of = own(reads[0]) if ob.when is not None else None
+            kept: dict[Any, Any] = {}  # its fact (None: its condition fails) by what it reads of the outcomes
+            held: dict[Any, bool] = {}  # whether its condition holds by what that reads of them
+            column = []
+            for play in plays:
+                key = key_of(play.args)
+                fact = kept.get(key, _NONE)
+                if fact is _NONE:
+                    holds = True
+                    if when_of is not None:
+                        wkey = when_of(play.args)
+                        holds = held.get(wkey)
+                        if holds is None:
+                            holds = held[wkey] = self._condition_in(state, play, ob, reads[0], memo)
+                    fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo) if holds else None
+                column.append(fact)
+            if any(f is not None for f in column):
+                columns.append(column)
+        # (a Fact is always true as a truth value: filter(None, ...) drops the Nones alone)
+        return [tuple(filter(None, row)) for row in zip(*columns)] if columns else [() for _p in plays]
 
     def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
                      memo: dict[Any, Any], args: Mapping[str, Any] | None = None) -> Fact | None:
