@@ -1299,7 +1299,7 @@ class Lab:
         return out
 
     def ending_observations(self, state: State, plays: Sequence[Play], source: Any,
-                            memo: dict[Any, Any]) -> list[tuple[Fact, ...]]:
+                            memo: dict[Any, Any], impossible: Any = None) -> list[tuple[Fact, ...] | None]:
         """``[tuple(self.observations(state, p, source, memo)) for p in plays]`` for the endings of
         one choice: plays of one kind and player from ``state`` with the same mover's choices,
         their outcomes alone differing (:meth:`completions` of one choice).  What an observation
@@ -1309,7 +1309,9 @@ class Lab:
         per ending at the end), one look-up per ending by its outcome values, not a key of every
         parameter it reads; a miss goes to :meth:`observations`' own memo, after its condition
         is looked up by what it alone reads of the outcomes: one whose condition fails for an
-        answer is not worked out again for each card shown with it."""
+        answer is not worked out again for each card shown with it.  ``impossible`` (a predicate
+        of a fact): an ending with a fact it holds for gives None in place of its facts, and the
+        observations after that one are not worked out for it."""
         if not plays:
             return []
         info = self.kinds[plays[0].kind]
@@ -1320,16 +1322,25 @@ class Lab:
         def own(read: tuple[tuple[str, bool], ...] | None) -> Any:
             return None if read is None else _outcome_key(tuple((n, g) for n, g in read if n in outcome))
         columns = []  # per observation, its fact (None: none) for each ending, in order
+        dropped: set[int] = set()  # the endings found impossible
+        bad: dict[int, bool] = {}  # id of a fact (kept alive in a column) -> whether it is impossible
         for ob, reads in _observation_reads(self, info):
             key_of = own(reads[-1])
             if key_of is None:  # reads the move as a whole: as observations() does
-                columns.append([self._observed_in(state, p, ob, reads, source, memo) for p in plays])
+                column = [None if i in dropped else self._observed_in(state, p, ob, reads, source, memo)
+                          for i, p in enumerate(plays)]
+                if impossible is not None:
+                    _drop(column, impossible, bad, dropped)
+                columns.append(column)
                 continue
             when_of = own(reads[0]) if ob.when is not None else None
             kept: dict[Any, Any] = {}  # its fact (None: its condition fails) by what it reads of the outcomes
             held: dict[Any, bool] = {}  # whether its condition holds by what that reads of them
             column = []
-            for play in plays:
+            for i, play in enumerate(plays):
+                if i in dropped:
+                    column.append(None)
+                    continue
                 key = key_of(play.args)
                 fact = kept.get(key, _NONE)
                 if fact is _NONE:
@@ -1341,10 +1352,16 @@ class Lab:
                             holds = held[wkey] = self._condition_in(state, play, ob, reads[0], memo)
                     fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo) if holds else None
                 column.append(fact)
+            if impossible is not None:
+                _drop(column, impossible, bad, dropped)
             if any(f is not None for f in column):
                 columns.append(column)
         # (a Fact is always true as a truth value: filter(None, ...) drops the Nones alone)
-        return [tuple(filter(None, row)) for row in zip(*columns)] if columns else [() for _p in plays]
+        out: list[tuple[Fact, ...] | None] = ([tuple(filter(None, row)) for row in zip(*columns)] if columns
+                                              else [() for _p in plays])
+        for i in dropped:
+            out[i] = None
+        return out
 
     def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
                      memo: dict[Any, Any], args: Mapping[str, Any] | None = None) -> Fact | None:
@@ -1491,6 +1508,18 @@ _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
 _NONE = object()  # not in a memo
 #: lab -> id of an observation -> its parts' reads (see _observation_reads), worked out once per lab
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
+
+
+def _drop(column: list[Any], impossible: Any, bad: dict[int, bool], dropped: set[int]) -> None:
+    """Add to ``dropped`` the endings whose fact in ``column`` is ``impossible`` (asked once per
+    fact, kept in ``bad`` by its id: the column keeps the facts alive)."""
+    for i, f in enumerate(column):
+        if f is not None:
+            found = bad.get(id(f))
+            if found is None:
+                found = bad[id(f)] = bool(impossible(f))
+            if found:
+                dropped.add(i)
 
 
 def _outcome_key(read: tuple[tuple[str, bool], ...]) -> Any:
