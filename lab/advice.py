@@ -71,9 +71,9 @@ from ..spec.machine import Play, State
 from .alike import FEW, class_key, first_completion, value_classes
 from .alike import completions as alike_completions
 from .bots import Turn
-from .chain import MAX_CHAIN, chain_shared, never, shared_ways
+from .chain import MAX_CHAIN, chain_shared, shared_ways
 from .chain import obliged as _obliged
-from .engine import Lab
+from .engine import Lab, never
 from .outcomes import count_shape, value_counted
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
@@ -278,13 +278,15 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     (:func:`lab.chain.chain_shared`: nothing that decides them reads its outcomes), they are
     followed once, after the first ending, and each ending takes them as they are; False:
     followed after every ending (the reference, the same paths).  ``deal``: the ways with a fact
-    that no deal of its shape satisfies (:func:`lab.chain.never`: a count beyond what the
-    counted zones hold) left out, none worth anything to a seat (the same listing otherwise,
-    and None in the same cases); the fast path works out no more of such an ending's facts."""
+    that no deal of its shape satisfies (:func:`lab.engine.never`: a count beyond what the
+    counted zones hold) left out, none worth anything to a seat (the same listing otherwise);
+    with ``memo``, a value of the first outcome that such a fact rules out is not searched
+    (:meth:`Lab.completions`' ``deal``) and an ending's facts after such a fact are not worked
+    out, and the limits count the completions the search keeps (the reference's, every one)."""
     out: list[Path] = []
     listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
     # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
-    first = (alike_completions(lab, state, actor, kind, args) if memo
+    first = (alike_completions(lab, state, actor, kind, args, deal) if memo
              else lab.completions(state, actor, kind, args, None, random.Random(0)))
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}

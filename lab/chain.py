@@ -39,16 +39,14 @@ import re
 import weakref
 from typing import Any, Iterable, Iterator, Mapping, Sequence, Tuple
 
-from ..solver.marginal import capacity, counted_cards
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr
-from ..spec.facts import And, Atom, Const, Fact, Or
+from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Effect
-from .engine import Lab, _state_read, _state_written
+from .engine import Lab, _state_read, _state_written, never
 
-__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "never", "MAX_CHAIN",
-           "Way"]
+__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
 
 #: lab -> kind -> whether the chain after its endings is shared (the rule file decides: kept per lab)
 _KEPT: "weakref.WeakKeyDictionary[Lab, dict[str, bool]]" = weakref.WeakKeyDictionary()
@@ -206,27 +204,6 @@ def _memo_of(lab: Lab, state: State, memos: dict[int, tuple[State, dict[Any, Any
     return kept[1]
 
 
-def never(formula: Any, deal: Deal) -> bool:
-    """Whether no deal of ``deal``'s shape (its zones' sizes) satisfies ``formula`` (False when
-    unsure): false as written, or a count of cards in zones that can never take that value (more
-    cards than the counted zones hold together, or than are counted), through ``and`` and ``or``."""
-    if isinstance(formula, Const):
-        return not formula.truth
-    if isinstance(formula, Atom):
-        lo, hi = formula.lin.bounds()
-        counted = counted_cards(formula.lin)
-        if counted is not None:  # no more than the zones hold
-            hi = min(hi, capacity(deal, counted[1]))
-        v = formula.value
-        return {"==": v < lo or v > hi, "!=": lo == hi == v, "<=": lo > v, "<": lo >= v,
-                ">=": hi < v, ">": hi <= v}[formula.op]
-    if isinstance(formula, And):
-        return any(never(p, deal) for p in formula.parts)
-    if isinstance(formula, Or):
-        return all(never(p, deal) for p in formula.parts)
-    return False
-
-
 def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
                 memos: dict[int, tuple[State, dict[Any, Any]]], deal: Deal | None = None) -> list[Way] | None:
     """:func:`lab.advice.move_paths`' ways to end when the moves obliged after the move are the
@@ -240,9 +217,9 @@ def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit:
     combinations of outcome values), so each is new to the reference's list and both its checks
     grow with each ending: the last ending's decide, and they are made before any fact is worked
     out.  ``memos``: the observation memo of each state by its id (``state``'s among them).
-    ``deal``: the ways with a fact that no deal of its shape satisfies (:func:`never`) left out,
-    once the limits are decided (the reference's ways, those left out the same way); an ending's
-    facts after such a fact are not worked out."""
+    ``deal``: the ways with a fact that no deal of its shape satisfies
+    (:func:`lab.engine.never`) left out, once the limits are decided (the reference's ways,
+    those left out the same way); an ending's facts after such a fact are not worked out."""
     tails, peak = _tails(lab, state, first[0], seat, memos)
     n, each = len(first), len(tails)
     if n * each > limit or (peak is not None and (n - 1) * each + peak > 4 * limit):

@@ -44,15 +44,16 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ..solver.marginal import capacity, counted_cards
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr, Namespace, first_failing, holding
 from ..spec.diagnostics import RuleError
-from ..spec.facts import Const, Fact, is_formula
+from ..spec.facts import And, Atom, Const, Fact, Or, is_formula
 from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
 
-__all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MAX_COMPLETIONS"]
+__all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "never", "MAX_COMPLETIONS"]
 
 #: Outcome completions tried for one move at most (beyond: a uniform sample of them).
 MAX_COMPLETIONS = 4096
@@ -728,7 +729,8 @@ class Lab:
         return None
 
     def completions(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
-                    world: Mapping[str, str] | None, rng: random.Random | None = None) -> list[Play]:
+                    world: Mapping[str, str] | None, rng: random.Random | None = None,
+                    deal: Deal | None = None) -> list[Play]:
         """Every legal completion of the outcomes of a move whose mover's choices are ``args``
         (with ``world``: only those whose facts are true in it); an optional outcome is left
         out only when no value of it fits the others (a completion that gives the same values
@@ -739,6 +741,14 @@ class Lab:
         checked as soon as the last outcome it reads has a value, the checks of one
         outcome as one generated function (:meth:`_combined`; with ``reference``, every
         combination checked in turn by the state machine: the same completions).
+
+        ``deal`` (no ``world``, not ``reference``): the completions with a value of the first
+        outcome that makes an observation's fact one no deal of its shape satisfies
+        (:func:`never`), the observation reading no other outcome, are not listed (its
+        values tried before the search, the facts kept in :meth:`observation_memo`): the
+        completions without ``deal``, less those.  (One that leaves the first outcome out is
+        listed when no completion extends it among all of them: when one that a value left
+        out would extend is found, the search is made again with every value.)
         """
         info = self.kinds[kind]
         if self._as_chosen(info, world):
@@ -766,6 +776,13 @@ class Lab:
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
         elif not self.reference:
+            if deal is not None and world is None and axes:
+                name, values = axes[0]
+                kept = self._possible_firsts(state, actor, info, base, values, deal)
+                if len(kept) < len(values):
+                    found = _maximal(self._combined(state, info, [(name, kept)] + axes[1:], base, env, world))
+                    if all(p.args.get(name) is not None for p in found):
+                        return found
             return _maximal(self._combined(state, info, axes, base, env, world))
         elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
@@ -783,6 +800,56 @@ class Lab:
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return (_maximal_reference if self.reference else _maximal)(found)
+
+    def _possible_firsts(self, state: State, actor: str, info: KindInfo, base: Mapping[str, Any],
+                         values: list[Any], deal: Deal) -> list[Any]:
+        """The values of the first outcome (None kept) that leave every observation reading no
+        other outcome with a fact some deal of ``deal``'s shape satisfies, or no fact (its
+        condition fails); each condition and fact through :meth:`observation_memo` by what it
+        reads, as :meth:`_observed` keeps them."""
+        first = info.outcome[0].name
+        outcome = {p.name for p in info.outcome}
+        checks = [(ob, reads) for ob, reads in _observation_reads(self, info)
+                  if reads[-1] is not None and {n for n, _g in reads[-1] if n in outcome} <= {first}]
+        if not checks:
+            return values
+        memo = self.observation_memo(state, actor)
+        m = self.machine
+        given = {k: v for k, v in base.items() if v is not None}
+        where = f"{info.name} observe"
+        kept = []
+        for v in values:
+            if v is None:
+                kept.append(v)
+                continue
+            play = Play(info.name, actor, {**given, first: v})
+            a = m._args(info.move, play)
+            env = self._actor_env(state, actor)
+            env["move"] = Namespace(a)
+            dead = False
+            for ob, (rw, rf, *_rest) in checks:
+                if ob.when is not None:
+                    key = ("when", id(ob.when), _read_key(a, rw))
+                    if key not in memo:
+                        try:
+                            memo[key] = m._truth(ob.when, env, where)
+                        except RuleError:  # told where an ending reads it (there may be none)
+                            continue
+                    if not memo[key]:
+                        continue
+                key = ("fact", id(ob.fact), _read_key(a, rf))
+                if key not in memo:
+                    try:
+                        memo[key] = m._run(ob.fact, env, where)
+                    except RuleError:  # told where an ending reads it (there may be none)
+                        continue
+                fact = memo[key]
+                if is_formula(fact) and never(fact, deal):
+                    dead = True
+                    break
+            if not dead:
+                kept.append(v)
+        return kept
 
     def claim_reads_outcome(self, kind: str) -> bool:
         """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
@@ -1508,6 +1575,27 @@ _EMPTY = Namespace({})  # ``move`` while no parameter is chosen
 _NONE = object()  # not in a memo
 #: lab -> id of an observation -> its parts' reads (see _observation_reads), worked out once per lab
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
+
+
+def never(formula: Any, deal: Deal) -> bool:
+    """Whether no deal of ``deal``'s shape (its zones' sizes) satisfies ``formula`` (False when
+    unsure): false as written, or a count of cards in zones that can never take that value (more
+    cards than the counted zones hold together, or than are counted), through ``and`` and ``or``."""
+    if isinstance(formula, Const):
+        return not formula.truth
+    if isinstance(formula, Atom):
+        lo, hi = formula.lin.bounds()
+        counted = counted_cards(formula.lin)
+        if counted is not None:  # no more than the zones hold
+            hi = min(hi, capacity(deal, counted[1]))
+        v = formula.value
+        return {"==": v < lo or v > hi, "!=": lo == hi == v, "<=": lo > v, "<": lo >= v,
+                ">=": hi < v, ">": hi <= v}[formula.op]
+    if isinstance(formula, And):
+        return any(never(p, deal) for p in formula.parts)
+    if isinstance(formula, Or):
+        return all(never(p, deal) for p in formula.parts)
+    return False
 
 
 def _drop(column: list[Any], impossible: Any, bad: dict[int, bool], dropped: set[int]) -> None:
