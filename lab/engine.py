@@ -153,6 +153,9 @@ class Lab:
         # call's value depends on its arguments alone (kept while the state is explored)
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
+        #: rule function -> per argument, the keys it reads of it as a record (None: not only that)
+        self._fields = {name: tuple(_fields_read(rules.functions, name, i) for i in range(len(fn.args)))
+                        for name, fn in rules.functions.items()}
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
         self._obs_memo: tuple[Any, str, dict[Any, Any]] | None = None  # see observation_memo()
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
@@ -356,7 +359,7 @@ class Lab:
             fn = env[name]
             found = wrapped.get(name)
             if found is None or found[0] is not fn:
-                found = wrapped[name] = (fn, *_remembered(fn))
+                found = wrapped[name] = (fn, *_remembered(fn, self._fields.get(name)))
             else:
                 found[2].clear()
             env[name] = found[1]
@@ -1215,7 +1218,7 @@ class Lab:
                   for i, st in enumerate(stages)]
         try:
             for name, fn in kept:  # calls kept by their arguments while the choice is explored
-                env[name] = _remembered(fn)[0]
+                env[name] = _remembered(fn, self._fields.get(name))[0]
             self._combine_all(info, axes, full, stages, env, world, found, (passes, movers, {}))
         finally:
             for name, fn in kept:
@@ -1749,17 +1752,74 @@ def _picker(positions: list[int]) -> Any:
     return pick
 
 
-def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:
+def _remembered(fn: Any, fields: tuple[tuple[str, ...] | None, ...] | None = None) -> tuple[Any, dict[Any, Any]]:
     """A rule function whose calls are kept by their arguments (one state, no move read),
-    and what it keeps (to forget at the next state)."""
-    kept: dict[str, Any] = {}
+    and what it keeps (to forget at the next state).  ``fields``: per argument, the keys the
+    function reads of it as a record, and nothing else of it (:func:`_fields_read`; None: not
+    only that): a record with those keys is kept by their values alone (a question's record
+    read for the cards asked, whatever its answer)."""
+    kept: dict[Any, Any] = {}
+    if not fields or all(f is None for f in fields):
+        def call(*args):  # type: ignore[no-untyped-def]
+            key = repr(args)
+            if key not in kept:
+                kept[key] = fn(*args)
+            return kept[key]
+        return call, kept
+    n = len(fields)
 
-    def call(*args):  # type: ignore[no-untyped-def]
-        key = repr(args)
+    def by_fields(*args):  # type: ignore[no-untyped-def]
+        if len(args) != n:
+            key: Any = repr(args)
+        else:
+            key = tuple([tuple([repr(a[k]) for k in ks]) if ks is not None and type(a) is dict
+                         and all(k in a for k in ks) else repr(a) for a, ks in zip(args, fields)])
         if key not in kept:
             kept[key] = fn(*args)
         return kept[key]
-    return call, kept
+    return by_fields, kept
+
+
+def _fields_read(functions: Mapping[str, Any], name: str, index: int,
+                 seen: frozenset[tuple[str, int]] = frozenset()) -> tuple[str, ...] | None:
+    """The keys rule function ``name`` reads of its argument ``index``, when it reads nothing
+    else of it: the argument only subscripted by a string written in the rule file
+    (``q['target']``), or passed whole to a rule function that does the same with it; None
+    otherwise (any other use, a name that rebinds it, a call that comes back to it)."""
+    fn = functions[name]
+    param = fn.args[index]
+    try:
+        tree = ast.parse(fn.expr.source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and any(a.arg == param for a in node.args.args):
+            return None
+        if isinstance(node, ast.comprehension) and any(
+                isinstance(t, ast.Name) and t.id == param for t in ast.walk(node.target)):
+            return None
+        if not (isinstance(node, ast.Name) and node.id == param):
+            continue
+        up = parent.get(node)
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.slice, ast.Constant) \
+                and isinstance(up.slice.value, str) and isinstance(up.ctx, ast.Load):
+            out.add(up.slice.value)
+        elif isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id in functions \
+                and not up.keywords and any(a is node for a in up.args) \
+                and not any(isinstance(a, ast.Starred) for a in up.args) \
+                and len(up.args) == len(functions[up.func.id].args):
+            at = next(i for i, a in enumerate(up.args) if a is node)
+            if (up.func.id, at) in seen or (up.func.id, at) == (name, index):
+                return None
+            got = _fields_read(functions, up.func.id, at, seen | {(name, index)})
+            if got is None:
+                return None
+            out |= set(got)
+        else:
+            return None
+    return tuple(sorted(out))
 
 
 def _flat(value: Any) -> list[str]:
