@@ -832,22 +832,11 @@ class Lab:
             dead = False
             for ob, (rw, rf, *_rest) in checks:
                 if ob.when is not None:
-                    key = ("when", id(ob.when), _read_key(a, rw))
-                    if key not in memo:
-                        try:
-                            memo[key] = m._truth(ob.when, env, where)
-                        except RuleError:  # told where an ending reads it (there may be none)
-                            continue
-                    if not memo[key]:
+                    holds = _kept_part(memo, "when", ob.when, a, rw, lambda e: m._truth(e, env, where))
+                    if holds is _NONE or not holds:
                         continue
-                key = ("fact", id(ob.fact), _read_key(a, rf))
-                if key not in memo:
-                    try:
-                        memo[key] = m._run(ob.fact, env, where)
-                    except RuleError:  # told where an ending reads it (there may be none)
-                        continue
-                fact = memo[key]
-                if is_formula(fact) and never(fact, deal):
+                fact = _kept_part(memo, "fact", ob.fact, a, rf, lambda e: m._run(e, env, where))
+                if fact is not _NONE and is_formula(fact) and never(fact, deal):
                     dead = True
                     break
             if not dead:
@@ -1599,6 +1588,20 @@ def never(formula: Any, deal: Deal) -> bool:
     if isinstance(formula, Or):
         return all(never(p, deal) for p in formula.parts)
     return False
+
+
+def _kept_part(memo: dict[Any, Any], tag: str, expr: Expr, args: Mapping[str, Any],
+               read: tuple[tuple[str, bool], ...], run: Any) -> Any:
+    """A part of an observation through the observation memo, by the key :meth:`Lab._observed`
+    gives it; _NONE when it fails (the failure is told where an ending reads it: there may be
+    none)."""
+    key = (tag, id(expr), _read_key(args, read))
+    if key not in memo:
+        try:
+            memo[key] = run(expr)
+        except RuleError:
+            return _NONE
+    return memo[key]
 
 
 def _drop(column: list[Any], impossible: Any, bad: dict[int, bool], dropped: set[int]) -> None:
