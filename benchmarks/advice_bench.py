@@ -1,12 +1,15 @@
 """Move advice: every legal choice of one kind valued from a seat, three ways side by side.
 
-    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--no-chain] [--json]
+    .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--no-chain]
+        [--every-ending] [--json]
 
 For each case (a bundled log, a move, the kind of move valued), the CPU time
 (this process, ``time.process_time``) of:
 
 * ``paths`` — listing every legal choice and every way it may end
-  (:func:`lab.advice.move_paths`: completions through the rule checks);
+  (:func:`lab.advice.move_paths`: completions through the rule checks), as the advice
+  lists them: the ways no deal of the table's shape allows left out (``deal=``;
+  ``--every-ending``: all of them, the listing before that);
 * ``marginal`` — :func:`lab.advice.value_moves` as shipped: a move whose
   outcomes are the values of one count valued from that count's marginal
   (:mod:`lab.outcomes`; one knowledge per value of the count);
@@ -67,7 +70,7 @@ CASES = {
 }
 
 
-def run(name: str, plain: bool, memo: bool = True, chain: bool = True) -> dict:
+def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bool = False) -> dict:
     path, at, kind, plain_kind = CASES[name]
     log, rules = parse_log(str(ROOT / path))
     rep = replay(log, rules)
@@ -98,8 +101,9 @@ def run(name: str, plain: bool, memo: bool = True, chain: bool = True) -> dict:
     state, mover, kinds = position(rep, lab, at)
     t = time.process_time()
     listed = [c for c in lab.mover_choices(state, mover, kind, limit=MAX_ENUMERATE)]
-    legal = [(c, p) for c in listed for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo, chain=chain)]
-             if p]
+    shape = None if every else rep.deal
+    legal = [(c, p) for c in listed
+             for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo, chain=chain, deal=shape)] if p]
     out["paths_s"] = round(time.process_time() - t, 3)
     out["choices"] = len(legal)
     if plain and plain_kind == "hand":
@@ -126,9 +130,13 @@ def main() -> None:
     ap.add_argument("--no-chain", action="store_true",
                     help="follow the moves obliged after a move after each of its endings, not once per choice "
                          "(move_paths(chain=False)), e.g. --case alibi-5p --no-plain --no-chain")
+    ap.add_argument("--every-ending", action="store_true",
+                    help="list every way to end in the paths column, those no deal allows too (move_paths without "
+                         "deal=), e.g. --case alibi-5p --no-plain --every-ending")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = [run(n, not args.no_plain, not args.reference_paths, not args.no_chain) for n in (args.case or list(CASES))]
+    rows = [run(n, not args.no_plain, not args.reference_paths, not args.no_chain, args.every_ending)
+            for n in (args.case or list(CASES))]
     if args.json:
         print(json.dumps(rows, indent=1))
         return

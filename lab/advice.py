@@ -73,7 +73,7 @@ from .alike import completions as alike_completions
 from .bots import Turn
 from .chain import MAX_CHAIN, chain_shared, shared_ways
 from .chain import obliged as _obliged
-from .engine import Lab
+from .engine import Lab, never
 from .outcomes import count_shape, value_counted
 
 __all__ = ["Advice", "MoveValue", "Answer", "AdviceError", "value_moves", "move_paths", "Path",
@@ -261,8 +261,10 @@ class _Mass:
 
 
 # -- paths ------------------------------------------------------------------------------------
+@evaluations()  # its rule checks each an outermost run: the generated checks serve them, called alone too
 def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any], seat: str,
-               limit: int = MAX_PATHS, memo: bool = True, chain: bool = True) -> list[Path] | None:
+               limit: int = MAX_PATHS, memo: bool = True, chain: bool = True,
+               deal: Deal | None = None) -> list[Path] | None:
     """Every way the move with these mover's choices may end, as far as the rules go (None:
     more than ``limit``); the moves obliged right after it are followed while they leave
     their player nothing to choose but outcomes.  Ways that differ only by those later
@@ -275,16 +277,21 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
     ``memo``): when the moves obliged after the move are the same after each of its endings
     (:func:`lab.chain.chain_shared`: nothing that decides them reads its outcomes), they are
     followed once, after the first ending, and each ending takes them as they are; False:
-    followed after every ending (the reference, the same paths)."""
+    followed after every ending (the reference, the same paths).  ``deal``: the ways with a fact
+    that no deal of its shape satisfies (:func:`lab.engine.never`: a count beyond what the
+    counted zones hold) left out, none worth anything to a seat (the same listing otherwise);
+    with ``memo``, a value of the first outcome that such a fact rules out is not searched
+    (:meth:`Lab.completions`' ``deal``) and an ending's facts after such a fact are not worked
+    out, and the limits count the completions the search keeps (the reference's, every one)."""
     out: list[Path] = []
     listed: set[tuple[str, tuple[Fact, ...], tuple[Fact, ...]]] = set()  # (the move, facts, seen) of each way
     # memo: listed once per class of choices alike but for interchangeable items (lab/alike.py)
-    first = (alike_completions(lab, state, actor, kind, args) if memo
+    first = (alike_completions(lab, state, actor, kind, args, deal) if memo
              else lab.completions(state, actor, kind, args, None, random.Random(0)))
     # id of a state -> (it, its memo), kept alive; the first state's memo serves every choice from it
     memos: dict[int, tuple[State, dict[Any, Any]]] = {id(state): (state, lab.observation_memo(state, actor))}
     if memo and chain and first and (not lab.has_due or (len(first) > 1 and chain_shared(lab, kind))):
-        ways = shared_ways(lab, state, first, seat, limit, memos)
+        ways = shared_ways(lab, state, first, seat, limit, memos, deal)
         return None if ways is None else [Path(*w) for w in ways]
     stack = [(state, (p,), (), ()) for p in reversed(first)]
     while stack:
@@ -317,6 +324,8 @@ def move_paths(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str,
             stack.append((after, plays + (p,), facts, seen))
         if len(stack) + len(out) > 4 * limit:
             return None
+    if deal is not None:
+        out = [p for p in out if not any(never(f.formula, deal) for f in p.facts)]
     return out
 
 
@@ -725,6 +734,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
     try:
         bases = _Bases(turn.view)
         mass = _Mass(bases.deal, spent)
+        shape = bases.deal  # ways no deal of its shape allows are not listed (move_paths' deal)
         view = spent.charge(turn.view)
         if not view.consistent():
             raise AdviceError(f"no deal fits what {seat} saw")
@@ -754,7 +764,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
                     elif key in cut_classes:
                         truncated = True
                     continue
-                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain)
+                paths = move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain, deal=shape)
                 first = _Choice(len(every), kind, args, paths, key) if paths else None
                 if key is not None:
                     firsts[key] = first
@@ -771,7 +781,7 @@ def value_moves(turn: Turn, max_choices: int = 5000, seat: str | None = None,
         copies: list[tuple[MoveValue, MoveValue]] = []
 
         def listing(kind: str, args: Mapping[str, Any]) -> list[Path]:  # a choice's paths, when asked
-            return move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain) or []
+            return move_paths(lab, state, turn.actor, kind, args, seat, memo=memo, chain=chain, deal=shape) or []
         for c in order:
             got: MoveValue | str | None
             if c.key is not None and c.key in valued_as:

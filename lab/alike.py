@@ -27,6 +27,7 @@ import random
 import weakref
 from typing import Any, Iterable, Mapping
 
+from ..spec.dealmodel import Deal
 from ..spec.expr import Expr
 from ..spec.machine import Play, State
 from .engine import Lab, _flat
@@ -171,7 +172,8 @@ class _Alike:
         self.state: Any = None
         self.actor: str | None = None
         self.kept: list[tuple[str, ...]] = []
-        self.listed: dict[tuple[str, str], list[Play]] = {}
+        self.listed: dict[tuple[str, str, int | None], list[Play]] = {}
+        self.deals: dict[int, Deal] = {}  # the deals whose ids are in the keys of ``listed``
         self.calls = 0  # completions asked of this state and player
         self.found = False
 
@@ -180,6 +182,7 @@ class _Alike:
         if self.state is state and self.actor == actor:
             return
         self.state, self.actor, self.listed, self.calls, self.found = state, actor, {}, 0, False
+        self.deals = {}
         self.kept = []
 
     def classes(self) -> list[tuple[str, ...]]:
@@ -301,15 +304,15 @@ def class_key(classes: list[tuple[str, ...]], kind: str, args: Mapping[str, Any]
 
 
 def _class_listed(alike: _Alike, lab: Lab, state: State, actor: str, kind: str,
-                  args: Mapping[str, Any]) -> tuple[list[Play], dict[str, str]]:
+                  args: Mapping[str, Any], deal: Deal | None = None) -> tuple[list[Play], dict[str, str]]:
     """The completions of the choice of ``args``'s class that names each class's first items
     (listed once), and the items to rename back (to ``args``'s)."""
     forward = _forward(alike.kept, args)
     canonical = {k: _rename(v, forward) for k, v in args.items()} if forward else args
-    key = (kind, repr(sorted(canonical.items())))
+    key = (kind, repr(sorted(canonical.items())), _deal_key(alike, deal))
     found = alike.listed.get(key)
     if found is None:
-        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0))
+        found = alike.listed[key] = lab.completions(state, actor, kind, canonical, None, random.Random(0), deal)
     return found, {y: x for x, y in forward.items()}
 
 
@@ -317,15 +320,26 @@ def _back(p: Play, back: Mapping[str, str]) -> Play:
     return Play(p.kind, p.actor, {k: _rename(v, back) for k, v in p.args.items()}) if back else p
 
 
-def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any]) -> list[Play]:
-    """:meth:`Lab.completions` of a choice (no deal known), listed once per class of choices
-    alike but for interchangeable items and renamed (see the module's docstring)."""
+def _deal_key(alike: _Alike, deal: Deal | None) -> int | None:
+    """A deal's shape in a key of :attr:`_Alike.listed`: its id, the deal kept alive meanwhile."""
+    if deal is None:
+        return None
+    alike.deals[id(deal)] = deal
+    return id(deal)
+
+
+def completions(lab: Lab, state: State, actor: str, kind: str, args: Mapping[str, Any],
+                deal: Deal | None = None) -> list[Play]:
+    """:meth:`Lab.completions` of a choice (no deal known; ``deal``: its shape, as that takes
+    it), listed once per class of choices alike but for interchangeable items and renamed (see
+    the module's docstring).  (A deal's shape reads the zones' sizes alone: the same for the
+    choices of a class.)"""
     alike = _alike(lab)
     alike.for_state(state, actor)
     alike.calls += 1
     if alike.calls <= FEW or not alike.classes():  # a few choices of a state: not worth the classes
-        return lab.completions(state, actor, kind, args, None, random.Random(0))
-    found, back = _class_listed(alike, lab, state, actor, kind, args)
+        return lab.completions(state, actor, kind, args, None, random.Random(0), deal)
+    found, back = _class_listed(alike, lab, state, actor, kind, args, deal)
     return [_back(p, back) for p in found]
 
 

@@ -39,11 +39,12 @@ import re
 import weakref
 from typing import Any, Iterable, Iterator, Mapping, Sequence, Tuple
 
+from ..spec.dealmodel import Deal
 from ..spec.expr import Expr
 from ..spec.facts import Fact
 from ..spec.machine import Play, State
 from ..spec.model import Effect
-from .engine import Lab, _state_read, _state_written
+from .engine import Lab, _state_read, _state_written, never
 
 __all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
 
@@ -204,7 +205,7 @@ def _memo_of(lab: Lab, state: State, memos: dict[int, tuple[State, dict[Any, Any
 
 
 def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit: int,
-                memos: dict[int, tuple[State, dict[Any, Any]]]) -> list[Way] | None:
+                memos: dict[int, tuple[State, dict[Any, Any]]], deal: Deal | None = None) -> list[Way] | None:
     """:func:`lab.advice.move_paths`' ways to end when the moves obliged after the move are the
     same after each of its endings ``first`` (:func:`chain_shared`), or the rules oblige none:
     followed once, after the first ending, as the reference follows them (the same order, the
@@ -215,14 +216,23 @@ def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit:
     endings of one choice are distinct plays (:meth:`Lab.completions` lists distinct
     combinations of outcome values), so each is new to the reference's list and both its checks
     grow with each ending: the last ending's decide, and they are made before any fact is worked
-    out.  ``memos``: the observation memo of each state by its id (``state``'s among them)."""
+    out.  ``memos``: the observation memo of each state by its id (``state``'s among them).
+    ``deal``: the ways with a fact that no deal of its shape satisfies
+    (:func:`lab.engine.never`) left out, once the limits are decided (the reference's ways,
+    those left out the same way); an ending's facts after such a fact are not worked out."""
     tails, peak = _tails(lab, state, first[0], seat, memos)
     n, each = len(first), len(tails)
     if n * each > limit or (peak is not None and (n - 1) * each + peak > 4 * limit):
         return None
+    impossible = None
+    if deal is not None:
+        impossible = lambda f: never(f.formula, deal)  # noqa: E731
+        tails = [t for t in tails if not any(impossible(f) for f in t[1])]
     out: list[Way] = []
     memo = _memo_of(lab, state, memos)
-    for play, new in zip(first, lab.ending_observations(state, first, ("advice", 1), memo)):
+    for play, new in zip(first, lab.ending_observations(state, first, ("advice", 1), memo, impossible)):
+        if new is None:
+            continue
         seen = tuple(f for f in new if f.viewers is None or seat in f.viewers)
         for plays, facts, tseen in tails:
             out.append(((play,) + plays, new + facts, seen + tseen))

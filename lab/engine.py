@@ -44,15 +44,16 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from ..solver.marginal import capacity, counted_cards
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr, Namespace, first_failing, holding
 from ..spec.diagnostics import RuleError
-from ..spec.facts import Const, Fact, is_formula
+from ..spec.facts import And, Atom, Const, Fact, Or, is_formula
 from ..spec.machine import Machine, Outcome, Play, State, _groups, _viewers
 from ..spec.model import Effect, Move, MoveParam, Ruleset, decided_by
 
-__all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "MAX_COMPLETIONS"]
+__all__ = ["Lab", "KindInfo", "start_facts", "solution_of", "declared_ends", "never", "MAX_COMPLETIONS"]
 
 #: Outcome completions tried for one move at most (beyond: a uniform sample of them).
 MAX_COMPLETIONS = 4096
@@ -152,6 +153,9 @@ class Lab:
         # call's value depends on its arguments alone (kept while the state is explored)
         self._pure = tuple(name for name, e in functions.items() if not attrs(e, frozenset({name}))
                            and not _reads_name(e, "actor", functions))
+        #: rule function -> per argument, the keys it reads of it as a record (None: not only that)
+        self._fields = {name: tuple(_fields_read(rules.functions, name, i) for i in range(len(fn.args)))
+                        for name, fn in rules.functions.items()}
         self._envs: tuple[Any, dict[str, Any]] | None = None  # (state, its environment)
         self._obs_memo: tuple[Any, str, dict[Any, Any]] | None = None  # see observation_memo()
         self._live: dict[str, Any] = {}  # the environment the lab renews per state (see env())
@@ -355,7 +359,7 @@ class Lab:
             fn = env[name]
             found = wrapped.get(name)
             if found is None or found[0] is not fn:
-                found = wrapped[name] = (fn, *_remembered(fn))
+                found = wrapped[name] = (fn, *_remembered(fn, self._fields.get(name)))
             else:
                 found[2].clear()
             env[name] = found[1]
@@ -728,7 +732,8 @@ class Lab:
         return None
 
     def completions(self, state: State, actor: str, kind: str, args: Mapping[str, Any],
-                    world: Mapping[str, str] | None, rng: random.Random | None = None) -> list[Play]:
+                    world: Mapping[str, str] | None, rng: random.Random | None = None,
+                    deal: Deal | None = None) -> list[Play]:
         """Every legal completion of the outcomes of a move whose mover's choices are ``args``
         (with ``world``: only those whose facts are true in it); an optional outcome is left
         out only when no value of it fits the others (a completion that gives the same values
@@ -739,6 +744,14 @@ class Lab:
         checked as soon as the last outcome it reads has a value, the checks of one
         outcome as one generated function (:meth:`_combined`; with ``reference``, every
         combination checked in turn by the state machine: the same completions).
+
+        ``deal`` (no ``world``, not ``reference``): the completions with a value of the first
+        outcome that makes an observation's fact one no deal of its shape satisfies
+        (:func:`never`), the observation reading no other outcome, are not listed (its
+        values tried before the search, the facts kept in :meth:`observation_memo`): the
+        completions without ``deal``, less those.  (One that leaves the first outcome out is
+        listed when no completion extends it among all of them: when one that a value left
+        out would extend is found, the search is made again with every value.)
         """
         info = self.kinds[kind]
         if self._as_chosen(info, world):
@@ -766,6 +779,13 @@ class Lab:
             picks = sorted({tuple(r.randrange(len(v)) for _n, v in axes) for _ in range(512)})
             combos = [tuple(v[i] for (_n, v), i in zip(axes, c)) for c in picks]
         elif not self.reference:
+            if deal is not None and world is None and axes:
+                name, values = axes[0]
+                kept = self._possible_firsts(state, actor, info, base, values, deal)
+                if len(kept) < len(values):
+                    found = _maximal(self._combined(state, info, [(name, kept)] + axes[1:], base, env, world))
+                    if all(p.args.get(name) is not None for p in found):
+                        return found
             return _maximal(self._combined(state, info, axes, base, env, world))
         elif len(axes) > 1 and (total > MAX_COMPLETIONS or self._prunes(info, world is not None)):
             combos = self._staged(info, axes, base, env, world)
@@ -783,6 +803,45 @@ class Lab:
                 continue
             found.append((combo, Play(kind, actor, {k: v for k, v in full.items() if v is not None})))
         return (_maximal_reference if self.reference else _maximal)(found)
+
+    def _possible_firsts(self, state: State, actor: str, info: KindInfo, base: Mapping[str, Any],
+                         values: list[Any], deal: Deal) -> list[Any]:
+        """The values of the first outcome (None kept) that leave every observation reading no
+        other outcome with a fact some deal of ``deal``'s shape satisfies, or no fact (its
+        condition fails); each condition and fact through :meth:`observation_memo` by what it
+        reads, as :meth:`_observed` keeps them."""
+        first = info.outcome[0].name
+        outcome = {p.name for p in info.outcome}
+        checks = [(ob, reads) for ob, reads in _observation_reads(self, info)
+                  if reads[-1] is not None and {n for n, _g in reads[-1] if n in outcome} <= {first}]
+        if not checks:
+            return values
+        memo = self.observation_memo(state, actor)
+        m = self.machine
+        given = {k: v for k, v in base.items() if v is not None}
+        where = f"{info.name} observe"
+        kept = []
+        for v in values:
+            if v is None:
+                kept.append(v)
+                continue
+            play = Play(info.name, actor, {**given, first: v})
+            a = m._args(info.move, play)
+            env = self._actor_env(state, actor)
+            env["move"] = Namespace(a)
+            dead = False
+            for ob, (rw, rf, *_rest) in checks:
+                if ob.when is not None:
+                    holds = _kept_part(memo, "when", ob.when, a, rw, lambda e: m._truth(e, env, where))
+                    if holds is _NONE or not holds:
+                        continue
+                fact = _kept_part(memo, "fact", ob.fact, a, rf, lambda e: m._run(e, env, where))
+                if fact is not _NONE and is_formula(fact) and never(fact, deal):
+                    dead = True
+                    break
+            if not dead:
+                kept.append(v)
+        return kept
 
     def claim_reads_outcome(self, kind: str) -> bool:
         """Whether the claim of a move kind (its ``claims:``) reads an outcome parameter (or
@@ -1148,7 +1207,7 @@ class Lab:
                   for i, st in enumerate(stages)]
         try:
             for name, fn in kept:  # calls kept by their arguments while the choice is explored
-                env[name] = _remembered(fn)[0]
+                env[name] = _remembered(fn, self._fields.get(name))[0]
             self._combine_all(info, axes, full, stages, env, world, found, (passes, movers, {}))
         finally:
             for name, fn in kept:
@@ -1299,16 +1358,19 @@ class Lab:
         return out
 
     def ending_observations(self, state: State, plays: Sequence[Play], source: Any,
-                            memo: dict[Any, Any]) -> list[tuple[Fact, ...]]:
+                            memo: dict[Any, Any], impossible: Any = None) -> list[tuple[Fact, ...] | None]:
         """``[tuple(self.observations(state, p, source, memo)) for p in plays]`` for the endings of
         one choice: plays of one kind and player from ``state`` with the same mover's choices,
         their outcomes alone differing (:meth:`completions` of one choice).  What an observation
         reads of the mover's choices is then the same for every ending, so its fact is kept, for
         this call, by what it reads of the outcomes alone (only whether one is given, where that
-        is all it reads): per ending, one look-up per observation by its outcome values, not a
-        key of every parameter it reads; a miss goes to :meth:`observations`' own memo.  An
-        observation's condition is looked up first, by what it alone reads of the outcomes: one
-        whose condition fails for an answer is not looked at again for each card shown with it."""
+        is all it reads): each observation over every ending in turn (a column of facts, joined
+        per ending at the end), one look-up per ending by its outcome values, not a key of every
+        parameter it reads; a miss goes to :meth:`observations`' own memo, after its condition
+        is looked up by what it alone reads of the outcomes: one whose condition fails for an
+        answer is not worked out again for each card shown with it.  ``impossible`` (a predicate
+        of a fact): an ending with a fact it holds for gives None in place of its facts, and the
+        observations after that one are not worked out for it."""
         if not plays:
             return []
         info = self.kinds[plays[0].kind]
@@ -1318,30 +1380,46 @@ class Lab:
 
         def own(read: tuple[tuple[str, bool], ...] | None) -> Any:
             return None if read is None else _outcome_key(tuple((n, g) for n, g in read if n in outcome))
-        plan = [(ob, reads, own(reads[-1]), {}, own(reads[0]) if ob.when is not None else None, {})
-                for ob, reads in _observation_reads(self, info)]
-        out = []
-        for play in plays:
-            a = play.args
-            facts = []
-            for ob, reads, key_of, kept, when_of, held in plan:
-                if when_of is not None:
-                    key = when_of(a)
-                    holds = held.get(key)
-                    if holds is None:
-                        holds = held[key] = self._condition_in(state, play, ob, reads[0], memo)
-                    if not holds:
-                        continue
-                if key_of is None:  # reads the move as a whole: as observations() does
-                    fact = self._observed_in(state, play, ob, reads, source, memo)
-                else:
-                    key = key_of(a)
-                    fact = kept.get(key, _NONE)
-                    if fact is _NONE:
-                        fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo)
-                if fact is not None:
-                    facts.append(fact)
-            out.append(tuple(facts))
+        columns = []  # per observation, its fact (None: none) for each ending, in order
+        dropped: set[int] = set()  # the endings found impossible
+        bad: dict[int, bool] = {}  # id of a fact (kept alive in a column) -> whether it is impossible
+        for ob, reads in _observation_reads(self, info):
+            key_of = own(reads[-1])
+            if key_of is None:  # reads the move as a whole: as observations() does
+                column = [None if i in dropped else self._observed_in(state, p, ob, reads, source, memo)
+                          for i, p in enumerate(plays)]
+                if impossible is not None:
+                    _drop(column, impossible, bad, dropped)
+                columns.append(column)
+                continue
+            when_of = own(reads[0]) if ob.when is not None else None
+            kept: dict[Any, Any] = {}  # its fact (None: its condition fails) by what it reads of the outcomes
+            held: dict[Any, bool] = {}  # whether its condition holds by what that reads of them
+            column = []
+            for i, play in enumerate(plays):
+                if i in dropped:
+                    column.append(None)
+                    continue
+                key = key_of(play.args)
+                fact = kept.get(key, _NONE)
+                if fact is _NONE:
+                    holds = True
+                    if when_of is not None:
+                        wkey = when_of(play.args)
+                        holds = held.get(wkey)
+                        if holds is None:
+                            holds = held[wkey] = self._condition_in(state, play, ob, reads[0], memo)
+                    fact = kept[key] = self._observed_in(state, play, ob, reads, source, memo) if holds else None
+                column.append(fact)
+            if impossible is not None:
+                _drop(column, impossible, bad, dropped)
+            if any(f is not None for f in column):
+                columns.append(column)
+        # (a Fact is always true as a truth value: filter(None, ...) drops the Nones alone)
+        out: list[tuple[Fact, ...] | None] = ([tuple(filter(None, row)) for row in zip(*columns)] if columns
+                                              else [() for _p in plays])
+        for i in dropped:
+            out[i] = None
         return out
 
     def _observed_in(self, state: State, play: Play, ob: Any, reads: tuple[Any, ...], source: Any,
@@ -1491,6 +1569,53 @@ _NONE = object()  # not in a memo
 _OBS_READS: "weakref.WeakKeyDictionary[Lab, dict[int, tuple[Any, ...]]]" = weakref.WeakKeyDictionary()
 
 
+def never(formula: Any, deal: Deal) -> bool:
+    """Whether no deal of ``deal``'s shape (its zones' sizes) satisfies ``formula`` (False when
+    unsure): false as written, or a count of cards in zones that can never take that value (more
+    cards than the counted zones hold together, or than are counted), through ``and`` and ``or``."""
+    if isinstance(formula, Const):
+        return not formula.truth
+    if isinstance(formula, Atom):
+        lo, hi = formula.lin.bounds()
+        counted = counted_cards(formula.lin)
+        if counted is not None:  # no more than the zones hold
+            hi = min(hi, capacity(deal, counted[1]))
+        v = formula.value
+        return {"==": v < lo or v > hi, "!=": lo == hi == v, "<=": lo > v, "<": lo >= v,
+                ">=": hi < v, ">": hi <= v}[formula.op]
+    if isinstance(formula, And):
+        return any(never(p, deal) for p in formula.parts)
+    if isinstance(formula, Or):
+        return all(never(p, deal) for p in formula.parts)
+    return False
+
+
+def _kept_part(memo: dict[Any, Any], tag: str, expr: Expr, args: Mapping[str, Any],
+               read: tuple[tuple[str, bool], ...], run: Any) -> Any:
+    """A part of an observation through the observation memo, by the key :meth:`Lab._observed`
+    gives it; _NONE when it fails (the failure is told where an ending reads it: there may be
+    none)."""
+    key = (tag, id(expr), _read_key(args, read))
+    if key not in memo:
+        try:
+            memo[key] = run(expr)
+        except RuleError:
+            return _NONE
+    return memo[key]
+
+
+def _drop(column: list[Any], impossible: Any, bad: dict[int, bool], dropped: set[int]) -> None:
+    """Add to ``dropped`` the endings whose fact in ``column`` is ``impossible`` (asked once per
+    fact, kept in ``bad`` by its id: the column keeps the facts alive)."""
+    for i, f in enumerate(column):
+        if f is not None:
+            found = bad.get(id(f))
+            if found is None:
+                found = bad[id(f)] = bool(impossible(f))
+            if found:
+                dropped.add(i)
+
+
 def _outcome_key(read: tuple[tuple[str, bool], ...]) -> Any:
     """What an observation reads of a play's outcomes (see :meth:`Lab.ending_observations`), as one
     function of the play's arguments: each one's value, or only whether it is given (an absent
@@ -1630,17 +1755,74 @@ def _picker(positions: list[int]) -> Any:
     return pick
 
 
-def _remembered(fn: Any) -> tuple[Any, dict[str, Any]]:
+def _remembered(fn: Any, fields: tuple[tuple[str, ...] | None, ...] | None = None) -> tuple[Any, dict[Any, Any]]:
     """A rule function whose calls are kept by their arguments (one state, no move read),
-    and what it keeps (to forget at the next state)."""
-    kept: dict[str, Any] = {}
+    and what it keeps (to forget at the next state).  ``fields``: per argument, the keys the
+    function reads of it as a record, and nothing else of it (:func:`_fields_read`; None: not
+    only that): a record with those keys is kept by their values alone (a question's record
+    read for the cards asked, whatever its answer)."""
+    kept: dict[Any, Any] = {}
+    if not fields or all(f is None for f in fields):
+        def call(*args):  # type: ignore[no-untyped-def]
+            key = repr(args)
+            if key not in kept:
+                kept[key] = fn(*args)
+            return kept[key]
+        return call, kept
+    n = len(fields)
 
-    def call(*args):  # type: ignore[no-untyped-def]
-        key = repr(args)
+    def by_fields(*args):  # type: ignore[no-untyped-def]
+        if len(args) != n:
+            key: Any = repr(args)
+        else:
+            key = tuple([tuple([repr(a[k]) for k in ks]) if ks is not None and type(a) is dict
+                         and all(k in a for k in ks) else repr(a) for a, ks in zip(args, fields)])
         if key not in kept:
             kept[key] = fn(*args)
         return kept[key]
-    return call, kept
+    return by_fields, kept
+
+
+def _fields_read(functions: Mapping[str, Any], name: str, index: int,
+                 seen: frozenset[tuple[str, int]] = frozenset()) -> tuple[str, ...] | None:
+    """The keys rule function ``name`` reads of its argument ``index``, when it reads nothing
+    else of it: the argument only subscripted by a string written in the rule file
+    (``q['target']``), or passed whole to a rule function that does the same with it; None
+    otherwise (any other use, a name that rebinds it, a call that comes back to it)."""
+    fn = functions[name]
+    param = fn.args[index]
+    try:
+        tree = ast.parse(fn.expr.source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and any(a.arg == param for a in node.args.args):
+            return None
+        if isinstance(node, ast.comprehension) and any(
+                isinstance(t, ast.Name) and t.id == param for t in ast.walk(node.target)):
+            return None
+        if not (isinstance(node, ast.Name) and node.id == param):
+            continue
+        up = parent.get(node)
+        if isinstance(up, ast.Subscript) and up.value is node and isinstance(up.slice, ast.Constant) \
+                and isinstance(up.slice.value, str) and isinstance(up.ctx, ast.Load):
+            out.add(up.slice.value)
+        elif isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id in functions \
+                and not up.keywords and any(a is node for a in up.args) \
+                and not any(isinstance(a, ast.Starred) for a in up.args) \
+                and len(up.args) == len(functions[up.func.id].args):
+            at = next(i for i, a in enumerate(up.args) if a is node)
+            if (up.func.id, at) in seen or (up.func.id, at) == (name, index):
+                return None
+            got = _fields_read(functions, up.func.id, at, seen | {(name, index)})
+            if got is None:
+                return None
+            out |= set(got)
+        else:
+            return None
+    return tuple(sorted(out))
 
 
 def _flat(value: Any) -> list[str]:

@@ -200,3 +200,43 @@ def test_the_chain_followed_once_gives_up_where_the_reference_does():
             gave_up += new is None
             kept += new is not None
     assert gave_up and kept
+
+
+@pytest.mark.parametrize("log, at, shared", POSITIONS)
+@pytest.mark.heavy
+def test_ways_no_deal_allows_are_left_out_as_the_reference_filtered(log, at, shared):
+    """move_paths(deal=...): the ways listed (fast path, a choice's endings' facts worked out
+    together) are the reference's ways (every ending's facts from the state machine) without
+    those with a fact that no deal of the table's shape satisfies, in the same order; each such
+    fact is refused by the solver too (no deal of the seat's start fits it), and the ways kept
+    have none."""
+    from ruleslawyer.lab.chain import never
+    from ruleslawyer.solver.engines import initial
+    from ruleslawyer.spec.facts import Fact
+    parsed, rules = parse_log(str(ROOT / "examples" / log))
+    rep = replay(parsed, rules)
+    lab, state, mover, listed = _listed(log, at)
+    deal = rep.deal
+    start = initial(deal)
+    dropped = kept = 0
+    refused: dict[str, bool] = {}
+    for kind, choices in listed.items():
+        for choice, _new in _sample(choices, random.Random(f"{log}{at}{kind}never")):
+            with evaluations():
+                got = move_paths(lab, state, mover, kind, choice, mover, deal=deal)
+            every = move_paths(lab, state, mover, kind, choice, mover, memo=False)
+            want = None if every is None else [p for p in every if not any(never(f.formula, deal) for f in p.facts)]
+            assert _paths(got) == _paths(want), choice
+            assert _paths(move_paths(lab, state, mover, kind, choice, mover, memo=False, deal=deal)) == _paths(want)
+            for p in every or ():
+                bad = [f for f in p.facts if never(f.formula, deal)]
+                dropped += bool(bad)
+                kept += not bad
+                for f in bad:  # the solver finds no deal for it
+                    key = repr(f.formula)
+                    if key not in refused:
+                        refused[key] = not start.with_facts([Fact(f.formula)]).consistent()
+                    assert refused[key], f
+    assert kept > 0
+    if shared:  # a question's answers beyond what the target's hand holds
+        assert dropped > kept
