@@ -598,6 +598,10 @@ LEGAL_SAMPLE = False
 #: owner's cards and the solution (:meth:`_Budget.table`, solver/table.py); False: a knowledge
 #: per value of the count (the reference the table is tested equal to; the same values).
 TABLES = True
+#: Of a kind whose every choice is listed, only those the mover's requirements allow are
+#: listed (:meth:`Lab.legal_choices`); False: every choice, each found illegal by completing it
+#: (the reference; the same values).
+LISTED_LEGAL = True
 
 
 def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
@@ -607,6 +611,12 @@ def _choices(lab: Lab, state: State, actor: str, kind: str, max_choices: int,
     sampled when there are more: with ``legal`` (:data:`LEGAL_SAMPLE` when None), uniformly
     among the legal ones)."""
     listed = list(lab.mover_choices(state, actor, kind, limit=max_choices, exclude=exclude))
+    if listed and LISTED_LEGAL and len(listed) > 1:
+        # only those the mover's requirements allow (a staged search, in the same order): the
+        # others have no way of ending, found by completing each otherwise
+        allowed = lab.legal_choices(state, actor, kind, exclude)
+        if allowed is not None:
+            return allowed, False
     if listed or not lab.kinds[kind].mover:
         return listed or [{}], False
     if LEGAL_SAMPLE if legal is None else legal:
