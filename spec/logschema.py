@@ -207,7 +207,9 @@ def rules_log_schema(rules: Any, players: Iterable[str] | None = None) -> dict[s
             return {"type": "boolean"}
         if p.type == "count":
             out = {"type": "integer", "minimum": 0}
-            top = static(p.max)
+            # a bound read from the game's parameters or options differs by variant: the checker
+            # holds the log to its own, the schema (one for every variant) to none
+            top = static(p.max) if p.max is not None and not p.max.names & {"params", "options"} else None
             if isinstance(top, int) and not isinstance(top, bool):
                 out["maximum"] = top
             return out

@@ -223,6 +223,17 @@ def test_lie_beyond(run):
     assert run(moves.replace("answer: 4,", "answer: 2,"), {"lie_beyond": "forbidden"}, hands=True, rival=True) == []
 
 
+def test_an_answer_beyond_the_hand_and_a_lie(run):
+    # Hands of 3 (4 players): the truth is at most 3 and a lie adds 1 ("You lie by either
+    # subtracting 1 from or adding 1 to the correct answer."), so 4 is the most an answer can say;
+    # 5 is one mistake, reported once, at the answer, whatever the deal
+    moves = choose(green="Cook", red="Priest") + ASK_BAR + \
+        "  - {ask: Blue, target: Red, symbol: clock, asked: [\"12\"], answer: 0}\n" + \
+        "  - {ask: Green, target: Yellow, symbol: wheel, asked: [Solarium, L4, Restaurant], answer: 5, drawn: L4 12}\n"
+    assert run(moves, hands=True, rival=True) == ["PA219"]
+    assert run(moves) == ["PA219"]
+
+
 def test_lie_direction(tmp_path):
     # Green (the Cook) asks Yellow about three locations, answer 4 (as in test_lie_beyond).  Default:
     # no weight.  'uniform': a world weighs 1/k, k the directions open to Yellow in it (A19):
@@ -379,6 +390,10 @@ def test_each_games_published_log_schema_is_up_to_date_and_takes_its_example_log
     bad = yaml.safe_load(log_text(choose() + "  - {ask: Yellow, target: Blue, via: jurnalist, asked: [Bar]}\n"))
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
     assert "setup" in schema["required"]
+    # one schema for every variant: an answer of 6 (3 players: hands of 5, and a lie adding 1)
+    # is taken, though the checker holds a 4-player log to at most 4 (test above)
+    six = yaml.safe_load(log_text(choose() + "  - {ask: Yellow, target: Blue, symbol: wheel, asked: [Bar], answer: 6}\n"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(six)) == []
 
 
 def test_a_treachery_uncovered_takes_back_the_wrong_answer(run, tmp_path):

@@ -239,4 +239,4 @@ def test_ways_no_deal_allows_are_left_out_as_the_reference_filtered(log, at, sha
                     assert refused[key], f
     assert kept > 0
     if shared:  # a question's answers beyond what the target's hand holds
-        assert dropped > kept
+        assert dropped > 0  # answers the hand allows but the cards asked about do not
