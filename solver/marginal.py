@@ -130,9 +130,8 @@ def card_shares(s: Slice, cards: frozenset[str], zones: frozenset[str]) -> dict[
     """Each of ``cards``' chance of lying in ``zones`` in the worlds of ``s`` (None: the engine
     does not tell these zones apart)."""
     if s.table is not None:
-        weight = s.table.weight[s.rows]
-        total = int(weight.sum())
-        return {c: int(weight[s.table.has(c)[s.rows]].sum()) / total for c in cards}
+        total, held = s.table.card_weights(s.rows)  # type: ignore[arg-type]
+        return {c: held[c] / total for c in cards}
     zp = s.knowledge.zone_probabilities()
     if zp is None:
         return None

@@ -42,9 +42,26 @@ class OwnerTable:
     weight: np.ndarray       # (m, s) int64: their weight (``worlds`` when nothing weighs them)
     deal: Deal | None
 
+    @cached_property
+    def _bit(self) -> dict[str, int]:
+        return {c: i for i, c in enumerate(self.cards)}
+
+    @cached_property
+    def _holds(self) -> np.ndarray:
+        """(m, cards) int64: row r holds card i."""
+        return (self.held[:, None] >> np.arange(len(self.cards))) & 1
+
+    @cached_property
+    def _row_weight(self) -> np.ndarray:
+        return self.weight.sum(axis=1)
+
+    @cached_property
+    def _in_solution(self) -> np.ndarray:
+        """(s, cards) int64: card i in solution j."""
+        return (self.solutions[:, None] >> np.arange(len(self.cards))) & 1
+
     def mask(self, cards: Iterable[str]) -> int:
-        bit = {c: i for i, c in enumerate(self.cards)}
-        return sum(1 << bit[c] for c in set(cards))
+        return sum(1 << self._bit[c] for c in set(cards))
 
     def holding(self, mask: int) -> np.ndarray:
         """Per row, how many cards of ``mask`` it holds."""
@@ -52,12 +69,12 @@ class OwnerTable:
 
     def has(self, card: str) -> np.ndarray:
         """Per row, whether it holds ``card``."""
-        return (self.held >> self.cards.index(card)) & 1 == 1
+        return self._holds[:, self._bit[card]] == 1
 
-    @cached_property
-    def _in_solution(self) -> np.ndarray:
-        """(s, cards) int64: card i in solution j."""
-        return (self.solutions[:, None] >> np.arange(len(self.cards))) & 1
+    def card_weights(self, rows: np.ndarray) -> tuple[int, dict[str, int]]:
+        """Among ``rows`` (a bool mask): (their weight, card -> the weight of those holding it)."""
+        weight = self._row_weight[rows]
+        return int(weight.sum()), dict(zip(self.cards, (weight @ self._holds[rows]).tolist()))
 
     def per_solution_card(self, column_sums: np.ndarray) -> dict[str, int]:
         """Column sums (per solution) spread to each card of the solution: card -> total."""
@@ -67,9 +84,9 @@ class OwnerTable:
                        ) -> dict[str, tuple[int, dict[str, int]]]:
         """For each of ``cards`` (among ``rows``, a bool mask; every row by default): (the weight of
         the deals where the zones hold it, card -> that of them with the card in the solution)."""
-        out = {}
-        for c in cards:
-            pick = self.has(c) if rows is None else self.has(c) & rows
-            sums = self.weight[pick].sum(axis=0)
-            out[c] = (int(sums.sum()), self.per_solution_card(sums))
-        return out
+        cards = list(cards)
+        holds, weight = (self._holds, self.weight) if rows is None else (self._holds[rows], self.weight[rows])
+        picked = holds[:, [self._bit[c] for c in cards]]        # (rows, k)
+        joint = picked.T @ weight                                # (k, s): per card, per solution
+        per_card = joint @ self._in_solution                     # (k, cards)
+        return {c: (int(joint[i].sum()), dict(zip(self.cards, per_card[i].tolist()))) for i, c in enumerate(cards)}
