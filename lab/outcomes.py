@@ -212,17 +212,20 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base:
     for i, q in prob.items():
         dist[keys[i]] = dist.get(keys[i], 0.0) + q / legal
     left = {}
+    known = {(v, c): q for v, got in shares.items() for c, q in got.items()}  # card shares worked out
     for k in dist:
         i = next(j for j in prob if keys[j] == k)
-        left[k] = _left(shape, paths[i].seen, slices)
+        left[k] = _left(shape, paths[i].seen, slices, known)
         if left[k] is None:
             return None
     sol = _solution_bits(shape, keys, prob, slices, shares, legal, condition) if solution else None
     return Counted(dist, h_w / legal, legal / total, left, sol)  # type: ignore[arg-type]
 
 
-def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice]) -> int | None:
-    """Worlds left after the seat sees ``seen`` (facts of the shape)."""
+def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
+          known: dict[tuple[int, str], float]) -> int | None:
+    """Worlds left after the seat sees ``seen`` (facts of the shape); ``known``: (value, card) ->
+    the card's share in that value's worlds, where worked out already (filled in here)."""
     bounds: list[Atom] = []
     card = None
     for f in seen:
@@ -239,10 +242,12 @@ def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice]) -> 
             if card is None:
                 n += s.count
             else:
-                got = card_shares(s, frozenset([card]), shape.zones)
-                if got is None:
-                    return None
-                n += s.count * got[card]
+                if (v, card) not in known:
+                    got = card_shares(s, frozenset([card]), shape.zones)
+                    if got is None:
+                        return None
+                    known[v, card] = got[card]
+                n += s.count * known[v, card]
     return int(round(n))
 
 
