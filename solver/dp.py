@@ -76,6 +76,8 @@ MAX_HIDDEN_CARDS = 10
 MAX_ROWS = 2_000_000
 
 _U64 = np.uint64
+#: Frames whose configuration indices a part keeps (:meth:`_Part.compressed`).
+_COMPRESSED_KEPT = 64
 #: Subsets per slice of the products over parts (16384 uint64: 128 KiB an array; the chain's
 #: arrays of one slice stay in the 1 MiB of cache a core has, and numpy's cost per call is spread).
 _BLOCK = 16384
@@ -176,10 +178,23 @@ class _Part:
     union: np.ndarray     # (m,) every main card of the configuration
     hunion: np.ndarray    # (h,)
     members: tuple[np.ndarray, ...]  # per zone, (m, n) 0/1 float64: card in that zone
+    #: (main?, the frame's cards) -> the configurations' frame indices (:meth:`compressed`)
+    _compressed: dict = field(default_factory=dict, repr=False)
 
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.main), len(self.hidden)
+
+    def compressed(self, main: bool, keep: int) -> np.ndarray:
+        """Each configuration's cards (main or hidden) as an index in a frame keeping ``keep``:
+        knowledges of one deal often share their frame, so the last few are kept."""
+        key = (main, keep)
+        found = self._compressed.get(key)
+        if found is None:
+            if len(self._compressed) >= _COMPRESSED_KEPT:
+                del self._compressed[next(iter(self._compressed))]  # the oldest
+            found = self._compressed[key] = _compress(self.union if main else self.hunion, keep)
+        return found
 
 
 @dataclass(frozen=True, eq=False)
@@ -423,8 +438,8 @@ class _Reduced:
         foreign = sum(m for m, _h in others)
         hforeign = sum(h for _m, h in others)
         allowed = valid & ((part.union & foreign) == 0)[:, None] & ((part.hunion & hforeign) == 0)[None, :]
-        rows = _compress(part.union, frame.keep)
-        hrows = _compress(part.hunion, frame.hidden_keep)
+        rows = part.compressed(True, frame.keep)
+        hrows = part.compressed(False, frame.hidden_keep)
         size = 1 << frame.n
         configs, zetas, seen = [], [], {}
         for j in np.flatnonzero(allowed.any(axis=0)):
