@@ -76,8 +76,11 @@ MAX_HIDDEN_CARDS = 10
 MAX_ROWS = 2_000_000
 
 _U64 = np.uint64
-#: Frames whose configuration indices a part keeps (:meth:`_Part.compressed`).
-_COMPRESSED_KEPT = 64
+#: Bytes of configuration indices a part keeps, by frame (:meth:`_Part.compressed`).
+_COMPRESSED_BYTES = 8 << 20
+#: Bytes of parts reduced in some frame that a deal's layout keeps for other knowledges
+#: (:meth:`DPKnowledge._part`; their arrays stay alive as long as they are kept).
+_REDUCED_BYTES = 32 << 20
 #: Subsets per slice of the products over parts (16384 uint64: 128 KiB an array; the chain's
 #: arrays of one slice stay in the 1 MiB of cache a core has, and numpy's cost per call is spread).
 _BLOCK = 16384
@@ -144,6 +147,32 @@ def _sum_over_subsets(a: np.ndarray, n: int, supersets: bool = False) -> np.ndar
     return a
 
 
+class _Kept:
+    """Values kept by key within a budget of bytes, the oldest dropped first (a value bigger than
+    the whole budget is not kept)."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.used = 0
+        self._items: dict = {}
+
+    def get(self, key):
+        found = self._items.get(key)
+        return None if found is None else found[0]
+
+    def put(self, key, value, size: int):
+        """Keep ``value`` (``size`` bytes) under ``key``; returns it."""
+        if size <= self.budget:
+            old = self._items.pop(key, None)
+            self.used -= old[1] if old is not None else 0
+            while self._items and self.used + size > self.budget:
+                oldest = next(iter(self._items))
+                self.used -= self._items.pop(oldest)[1]
+            self._items[key] = (value, size)
+            self.used += size
+        return value
+
+
 @lru_cache(maxsize=32)
 def _signs(n: int) -> np.ndarray:
     """(-1)**(n - |S|) for every subset S, as uint64 (-1 wraps to 2**64 - 1)."""
@@ -179,7 +208,7 @@ class _Part:
     hunion: np.ndarray    # (h,)
     members: tuple[np.ndarray, ...]  # per zone, (m, n) 0/1 float64: card in that zone
     #: (main?, the frame's cards) -> the configurations' frame indices (:meth:`compressed`)
-    _compressed: dict = field(default_factory=dict, repr=False)
+    _compressed: _Kept = field(default_factory=lambda: _Kept(_COMPRESSED_BYTES), repr=False)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -187,13 +216,11 @@ class _Part:
 
     def compressed(self, main: bool, keep: int) -> np.ndarray:
         """Each configuration's cards (main or hidden) as an index in a frame keeping ``keep``:
-        knowledges of one deal often share their frame, so the last few are kept."""
-        key = (main, keep)
-        found = self._compressed.get(key)
+        knowledges of one deal often share their frame, so the last ones are kept."""
+        found = self._compressed.get((main, keep))
         if found is None:
-            if len(self._compressed) >= _COMPRESSED_KEPT:
-                del self._compressed[next(iter(self._compressed))]  # the oldest
-            found = self._compressed[key] = _compress(self.union if main else self.hunion, keep)
+            found = _compress(self.union if main else self.hunion, keep)
+            self._compressed.put((main, keep), found, found.nbytes)
         return found
 
 
@@ -213,6 +240,9 @@ class _Layout:
     deck_zones: dict[str, frozenset[str]]   # card -> the zones of its deck
 
     _terms: dict = field(default_factory=dict, repr=False)
+    #: the last parts reduced, by (part, its allowed configurations and weights, the frame):
+    #: knowledges of one deal that differ in other parts share them (:meth:`DPKnowledge._part`)
+    _reduced: _Kept = field(default_factory=lambda: _Kept(_REDUCED_BYTES), repr=False)
 
     def _term(self, card: str, zones: frozenset[str]) -> tuple[bool, int, dict[int, tuple[int, ...]]] | None:
         """Where a term can count: (hidden?, bit, part -> its columns); None if nowhere."""
@@ -751,7 +781,14 @@ class DPKnowledge:
         assert self._frame is not None
         if self._reduced[p] is None:
             weight = None if self._weight is None else self._weight[p]
-            self._reduced[p] = _Reduced.of(self._layout.parts[p], self._valid[p], self._frame, p, weight)
+            valid, frame, kept = self._valid[p], self._frame, self._layout._reduced
+            key = (p, id(valid), id(weight), frame.keep, frame.hidden_keep, frame.fixed)
+            found = kept.get(key)  # the arrays kept alive with it: their ids are still theirs
+            if found is None or found[0] is not valid or found[1] is not weight:
+                red = _Reduced.of(self._layout.parts[p], valid, frame, p, weight)
+                size = sum(z.nbytes for z in (*red.zetas, *red.offers)) + red.rows.nbytes + red.allowed.nbytes
+                found = kept.put(key, (valid, weight, red), size)
+            self._reduced[p] = found[2]
         return self._reduced[p]
 
     def _forward(self) -> _Chain:
