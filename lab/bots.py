@@ -43,6 +43,7 @@ from typing import Any, Mapping, Sequence
 
 from ..solver.engine import Knowledge
 from ..solver.errors import SolverError
+from ..solver.marginal import table_of
 from ..solver.refute import Refuter
 from ..spec.dealmodel import Deal
 from ..spec.facts import Fact, negate
@@ -50,6 +51,7 @@ from ..spec.machine import Play, State
 from ..spec.scoring import UnknownValues, score
 from .engine import Lab
 from .filters import FILTER_CODE, FilterError, MoveFilter, parse_filter
+from .outcomes import worlds_from_table
 
 __all__ = ["refuse_filtered", "unfiltered", "FORCED", "Bot", "RandomBot", "InformedBot", "GreedyBot", "Turn", "parse_bots", "BotSpecError", "BotError", "CANDIDATES"]
 
@@ -86,6 +88,10 @@ STAGED_FALLBACK = False
 #: game where it falls back most: 76.9 % of wins with 6, 85.0 % with 12 at 0.55 greedy games a
 #: second, against 87.5 % at 0.78 with the informed bot's weighing; benchmarks/README.md).
 FALLBACK_CHOICES = 0
+#: The informed weighing reads the worlds left after one count of one owner's cards from one
+#: table of them per decision (:func:`lab.outcomes.worlds_from_table`); False: a knowledge
+#: counted per list of facts (the same numbers).
+TABLE_COUNTS = True
 
 
 class BotSpecError(ValueError):
@@ -809,6 +815,7 @@ class _Worlds:
         self.made: dict[tuple[str, ...], Knowledge] = {(): view}
         self.counted: dict[tuple[str, ...], int] = {}
         self.texts: dict[int, tuple[Any, str]] = {}  # id of a formula -> it (kept alive), its text
+        self.tables: dict[frozenset[str], Any] = {}  # zones -> the view's table of them (or None)
 
     def text(self, formula: Any) -> str:
         """``repr(formula)``, worked out once per formula object (the same one is met in many
@@ -827,11 +834,22 @@ class _Worlds:
         return kept
 
     def count(self, key: tuple[str, ...], facts: Sequence[Fact]) -> int:
-        """The worlds left after ``facts`` (``key``: their formulas' texts)."""
+        """The worlds left after ``facts`` (``key``: their formulas' texts): read from the table of
+        one owner's cards and the solution when the facts are one count of them (a number said,
+        an item shown; :func:`lab.outcomes.worlds_from_table`, one table per owner and decision),
+        else counted."""
         n = self.counted.get(key)
         if n is None:
-            n = self.counted[key] = self.after(key, facts).count()
+            n = worlds_from_table(facts, self._table) if TABLE_COUNTS else None
+            if n is None:
+                n = self.after(key, facts).count()
+            self.counted[key] = n
         return n
+
+    def _table(self, zones: frozenset[str]) -> Any:
+        if zones not in self.tables:
+            self.tables[zones] = table_of(self.view, zones)
+        return self.tables[zones]
 
     def after(self, key: tuple[str, ...], facts: Sequence[Fact]) -> Knowledge:
         k = self.made.get(key)

@@ -44,7 +44,7 @@ from ..solver.marginal import (Slice, by_value, capacity, card_shares, counted_c
                                solution_shares)
 from ..spec.facts import OPS, Atom, Const, Fact, Lin
 
-__all__ = ["CountShape", "Counted", "count_shape", "value_counted"]
+__all__ = ["CountShape", "Counted", "count_shape", "value_counted", "worlds_from_table"]
 
 EPS = 1e-9
 
@@ -150,6 +150,32 @@ def count_shape(paths: Sequence) -> CountShape | None:
         elif v < 1:
             return None
     return CountShape(lin, cards, zones, {v: tuple(m) for v, m in groups.items()}, frozenset(drawn))
+
+
+def worlds_from_table(facts: Sequence[Fact], table_of: Callable[[frozenset[str]], OwnerTable | None]) -> int | None:
+    """The worlds where ``facts`` hold, read from a table when they are one path of the shape
+    (one count of one owner's cards is v, bounds on it, maybe a card of those zones there):
+    ``table_of(zones)`` gives the table of the count's zones (None: not given); None when the
+    facts are not of the shape or no table is given (the caller counts)."""
+    parts = _path_parts(facts)
+    if parts is None:
+        return None
+    if parts is False:
+        return 0
+    lin, v, bounds, card = parts  # type: ignore[misc]
+    counted = counted_cards(lin)
+    if counted is None:
+        return None
+    cards, zones = counted
+    if not all(OPS[b.op](v, b.value) for b in bounds):
+        return 0
+    table = table_of(zones)
+    if table is None or not (cards | ({card} if card else set())) <= set(table.cards):
+        return None
+    rows = table.holding(table.mask(cards)) == v
+    if card is not None:
+        rows &= table.has(card)
+    return int(table.worlds[rows].sum())
 
 
 def _entropy(ps) -> float:
