@@ -1,7 +1,7 @@
 """Move advice: every legal choice of one kind valued from a seat, three ways side by side.
 
     .venv/bin/python benchmarks/advice_bench.py [--case NAME]... [--no-plain] [--reference-paths] [--no-chain]
-        [--every-ending] [--json]
+        [--every-ending] [--repeat N] [--json]
 
 For each case (a bundled log, a move, the kind of move valued), the CPU time
 (this process, ``time.process_time``) of:
@@ -70,7 +70,8 @@ CASES = {
 }
 
 
-def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bool = False) -> dict:
+def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bool = False,
+        repeat: int = 0) -> dict:
     path, at, kind, plain_kind = CASES[name]
     log, rules = parse_log(str(ROOT / path))
     rep = replay(log, rules)
@@ -79,8 +80,9 @@ def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bo
     facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
     out: dict = {"case": name, "log": path, "after_move": at, "seat": mover, "kind": kind}
     values = {}
-    for label, marginals, tables in (("marginal", True, True), ("per_value", True, False),
-                                     ("reference", False, True)):
+    runs = [("marginal", True, True)] + [(f"again{i}", True, True) for i in range(1, repeat + 1)] + \
+        [("per_value", True, False), ("reference", False, True)]
+    for label, marginals, tables in runs:
         lab = Lab(rules)  # a lab of its own
         state, mover, kinds = position(rep, lab, at)
         view = initial(rep.deal).with_facts(facts)
@@ -89,6 +91,9 @@ def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bo
         with patch.object(advice, "TABLES", tables):
             adv = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=[kind], budget=10 ** 7, marginals=marginals,
                               memo=memo, chain=chain)
+        if label.startswith("again"):  # the same advice again, in the same process
+            out.setdefault("marginal_again_s", []).append(round(time.process_time() - t, 3))
+            continue
         out[f"{label}_s"] = round(time.process_time() - t, 3)
         out[f"{label}_counts"] = adv.counts
         out[f"{label}_solution_counted"] = sum(m.solution_bits is not None for m in adv.moves)
@@ -133,9 +138,12 @@ def main() -> None:
     ap.add_argument("--every-ending", action="store_true",
                     help="list every way to end in the paths column, those no deal allows too (move_paths without "
                          "deal=), e.g. --case alibi-5p --no-plain --every-ending")
+    ap.add_argument("--repeat", type=int, default=0, metavar="N",
+                    help="time the shipped advice (marginal) N more times in the same process, a lab of its "
+                         "own each (the first run also generates the rule checks' code), e.g. --repeat 4")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = [run(n, not args.no_plain, not args.reference_paths, not args.no_chain, args.every_ending)
+    rows = [run(n, not args.no_plain, not args.reference_paths, not args.no_chain, args.every_ending, args.repeat)
             for n in (args.case or list(CASES))]
     if args.json:
         print(json.dumps(rows, indent=1))
@@ -145,7 +153,8 @@ def main() -> None:
                  f"{r['plain_worst_difference_bits']:.1e} bits)" if "plain_s" in r else "")
         print(f"{r['case']} ({r['log']} after move {r['after_move']}, {r['seat']}, {r['choices']} {r['kind']}): "
               f"paths {r['paths_s']} s; marginal {r['marginal_s']} s ({r['marginal_counts']} counts, "
-              f"{r['by_marginal']} by marginal, solution bits for {r['marginal_solution_counted']}); "
+              f"{r['by_marginal']} by marginal, solution bits for {r['marginal_solution_counted']}"
+              f"{'; again ' + ', '.join(map(str, r['marginal_again_s'])) + ' s' if 'marginal_again_s' in r else ''}); "
               f"per value {r['per_value_s']} s ({r['per_value_counts']} counts); "
               f"reference {r['reference_s']} s ({r['reference_counts']} counts, solution bits for "
               f"{r['reference_solution_counted']}){plain}")
