@@ -44,7 +44,7 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..solver.marginal import capacity, counted_cards
+from ..solver.marginal import value_range
 from ..spec.deal import pin
 from ..spec.dealmodel import Deal
 from ..spec.expr import Expr, Namespace, first_failing, holding
@@ -1576,10 +1576,7 @@ def never(formula: Any, deal: Deal) -> bool:
     if isinstance(formula, Const):
         return not formula.truth
     if isinstance(formula, Atom):
-        lo, hi = formula.lin.bounds()
-        counted = counted_cards(formula.lin)
-        if counted is not None:  # no more than the zones hold
-            hi = min(hi, capacity(deal, counted[1]))
+        lo, hi = value_range(formula.lin, deal)
         v = formula.value
         return {"==": v < lo or v > hi, "!=": lo == hi == v, "<=": lo > v, "<": lo >= v,
                 ">=": hi < v, ">": hi <= v}[formula.op]

@@ -50,7 +50,7 @@ from .engine import Knowledge
 from .table import OwnerTable
 from .weights import prior_mass
 
-__all__ = ["Slice", "counted_cards", "capacity", "table_of", "by_value", "card_shares", "fills", "solution_shares",
+__all__ = ["Slice", "counted_cards", "capacity", "value_range", "table_of", "by_value", "card_shares", "fills", "solution_shares",
            "solution_given"]
 
 #: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
@@ -86,6 +86,16 @@ def capacity(deal: Deal, zones: frozenset[str]) -> int:
     return sum(z.size for d in deal.decks for z in d.zones if z.id in zones)
 
 
+def value_range(lin: Lin, deal: Deal) -> tuple[int, int]:
+    """The least and most ``lin`` can be in a deal of ``deal``'s shape: its terms' bounds, and
+    for a count of cards no more than the counted zones hold together."""
+    lo, hi = lin.bounds()
+    counted = counted_cards(lin)
+    if counted is not None:
+        hi = min(hi, capacity(deal, counted[1]))
+    return lo, hi
+
+
 def _plain(base: Knowledge, facts: list[Fact]) -> Knowledge:
     return base.with_facts(facts)
 
@@ -114,9 +124,7 @@ def by_value(k: Knowledge, lin: Lin, sizes: Mapping[tuple[int, ...], int] | None
                 out.append(Slice(v, None, n, float(n), table, rows))
         return out
     make = condition or _plain
-    lo, hi = lin.bounds()
-    if counted is not None:  # no more than the zones hold
-        hi = min(hi, capacity(k.deal, counted[1]))
+    lo, hi = value_range(lin, k.deal)
     out = []
     for v in range(lo, hi + 1):
         kv = make(k, [Fact(lin == v)])
