@@ -295,7 +295,8 @@ def _solution_bits(shape: CountShape, keys: Sequence[str], prob: dict[int, float
         if abs(sum(per.values()) - 1.0) > 1e-6:
             return None  # not a one-card solution
         distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
-        given = solution_given(s, frozenset(c for _i, c in members), shape.zones) if distinct else None  # type: ignore[misc]
+        named = frozenset(c for _i, c in members)  # type: ignore[misc]
+        given = solution_given(s, named, shape.zones) if distinct else None  # type: ignore[arg-type]
         for i, c in members:
             if i not in prob or prob[i] <= 0:
                 continue

@@ -1032,7 +1032,8 @@ class DPKnowledge:
         """Card -> worlds where it is in the solution (exact)."""
         return dict(self._require().solution)
 
-    def solution_given(self, cards: Iterable[str], zones: frozenset[str]) -> dict[str, tuple[int, dict[str, int]]] | None:
+    def solution_given(self, cards: Iterable[str], zones: frozenset[str]
+                       ) -> dict[str, tuple[int, dict[str, int]]] | None:
         """For each of ``cards``: (worlds where it lies in ``zones``, card -> those of them with the
         card in the solution), exact, from :meth:`owner_table` (None where it gives none).  After a
         weighted fact the numbers are weights, as behind :meth:`probabilities` (only their ratios

@@ -50,8 +50,8 @@ from .engine import Knowledge
 from .table import OwnerTable
 from .weights import prior_mass
 
-__all__ = ["Slice", "counted_cards", "capacity", "value_range", "table_of", "by_value", "card_shares", "fills", "solution_shares",
-           "solution_given"]
+__all__ = ["Slice", "counted_cards", "capacity", "value_range", "table_of", "by_value", "card_shares", "fills",
+           "solution_shares", "solution_given"]
 
 #: How a caller makes (and remembers) a knowledge with facts added: (base, facts) -> knowledge.
 Condition = Callable[[Knowledge, list[Fact]], Knowledge]
