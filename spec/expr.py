@@ -573,12 +573,15 @@ def _fused(groups: Sequence[Sequence[tuple[Expr | None, Expr]]], answer: str,
     budget's protocol, with ``exact`` for anything it leaves."""
     if any(e is not None and e.exact is None for group in groups for pair in group for e in pair):
         return exact  # the closures alone serve one of them
-    from .exprgen import generate_checks  # it imports this module
-    trees = [[tuple(None if e is None else _tree(e.source) for e in pair) for pair in group] for group in groups]
-    given = [(e, t) for group, made in zip(groups, trees) for pair, got in zip(group, made) for e, t in zip(pair, got)]
-    if any(e is not None and t is None for e, t in given):  # Python cannot parse one again: the exact way
-        return exact
-    fn = generate_checks(trees, answer)  # type: ignore[arg-type]
+    # the function depends on the texts alone: made once per process (a lab per command, per
+    # test, per benchmark run would each make it again)
+    key = (answer, tuple(tuple(tuple(None if e is None else e.source for e in pair) for pair in group)
+                         for group in groups))
+    if key in _FUSED:
+        fn = _FUSED[key]
+    else:
+        fn = _fused_made(groups, answer)
+        _remember(_FUSED, key, fn)
     if fn is None:
         return exact
     get = _BUDGET.get
@@ -1096,6 +1099,21 @@ def compile_expr(source: Any, position: Position | None = None) -> Expr:
 _COMPILED: dict[Any, Any] = {}
 _GENERATED: dict[Any, Any] = {}
 _MAX_REMEMBERED = 8192
+
+
+def _fused_made(groups: Sequence[Sequence[tuple[Expr | None, Expr]]],
+                answer: str) -> Callable[[Any, list[Any]], Any] | None:
+    """:func:`exprgen.generate_checks`' function of the groups' texts (None: not translated)."""
+    from .exprgen import generate_checks  # it imports this module
+    trees = [[tuple(None if e is None else _tree(e.source) for e in pair) for pair in group] for group in groups]
+    given = [(e, t) for group, made in zip(groups, trees) for pair, got in zip(group, made) for e, t in zip(pair, got)]
+    if any(e is not None and t is None for e, t in given):  # Python cannot parse one again: the exact way
+        return None
+    return generate_checks(trees, answer)  # type: ignore[arg-type]
+
+
+#: The fused checks' generated functions by (answer, the groups' texts), made once per process.
+_FUSED: dict[Any, Any] = {}
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
