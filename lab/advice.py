@@ -344,6 +344,27 @@ def _key(facts: Iterable[Fact], reprs: dict[int, tuple[Any, str]] | None = None)
     return "[" + ", ".join(out) + "]"
 
 
+class _Numbered:
+    """Each formula as a small number, equal formulas (``==``: structurally, so true in the same
+    worlds) the same one, found by the object's id after its first time (one caller's paths
+    share their facts' objects): a path's facts keyed by a tuple of numbers, the classes
+    :func:`_key`'s texts give without writing any text.  0 is :data:`FALSE`."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Any, int]] = {}
+        self._numbers: dict[Any, int] = {FALSE: 0}
+
+    def __call__(self, facts: Iterable[Fact]) -> tuple[int, ...]:
+        out = []
+        for f in facts:
+            g = f.formula
+            found = self._by_id.get(id(g))
+            if found is None or found[0] is not g:
+                found = self._by_id[id(g)] = (g, self._numbers.setdefault(g, len(self._numbers)))
+            out.append(found[1])
+        return tuple(out)
+
+
 def _entropy(ps: Iterable[float]) -> float:
     return max(0.0, -sum(p * math.log2(p) for p in ps if p > 0))  # never -0.0
 
@@ -468,11 +489,12 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     (:mod:`lab.outcomes`); None when they do not reduce to one (the reference path answers)."""
     # paths whose facts and view are the same are possible in the same worlds and look the same:
     # when each such class has as many paths, one path per class gives every look the same share
-    classes: dict[tuple[str, str], list[Path]] = {}
-    reprs: dict[int, tuple[Any, str]] = {}
+    classes: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Path]] = {}
+    numbered = _Numbered()
     for p in paths:
-        if not any(f.formula == FALSE for f in p.facts):  # a path never possible weighs nothing
-            classes.setdefault((_key(p.facts, reprs), _key(p.seen, reprs)), []).append(p)
+        facts = numbered(p.facts)
+        if 0 not in facts:  # a path never possible (a fact FALSE) weighs nothing
+            classes.setdefault((facts, numbered(p.seen)), []).append(p)
     if len({len(c) for c in classes.values()}) > 1:
         return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
     paths = [c[0] for c in classes.values()]
@@ -487,16 +509,17 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     def condition(k: Knowledge, facts: list[Fact]) -> Knowledge:
         return budget.charge(budget.know(k, facts))
 
-    keys = [_key(p.seen, reprs) for p in paths]
+    keys = [seen for _facts, seen in classes]
     each_its_own = base.solution_count() == base.count()  # each world its own solution
     table = budget.table(base, shape.zones) if not mass.sizes else None
     counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own,
                             table=table)
     if counted is None:
         return None
-    says: dict[str, tuple[str, ...]] = {}
+    says: dict[tuple[int, ...], tuple[str, ...]] = {}
     for p, k in zip(paths, keys):
-        says.setdefault(k, tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen)))
+        if k not in says:
+            says[k] = tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
     h_x = _entropy(counted.dist.values())
     mv.bits = max(0.0, h_x - counted.h_given_world)
     mv.legal = counted.legal
@@ -510,7 +533,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
         mv.solution_bits = mv.bits
     elif counted.solution_bits is not None:
         mv.solution_bits = counted.solution_bits
-    elif solutions is not None and len(solutions) * len({_key(p.facts, reprs) for p in paths}) <= SOLUTION_BUDGET:
+    elif solutions is not None and len(solutions) * len({facts for facts, _seen in classes}) <= SOLUTION_BUDGET:
         pending.append(_Pending(mv, base, paths, h_x, solutions))
     return mv
 

@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Hashable, Sequence
+
+import numpy as np
 
 from ..solver.engine import Knowledge
-from ..solver.table import OwnerTable
+from ..solver.table import CountSums, OwnerTable
 from ..solver.marginal import (Slice, by_value, capacity, card_shares, counted_cards, fills, solution_given,
                                solution_shares)
 from ..spec.facts import OPS, Atom, Const, Fact, Lin
@@ -47,6 +49,7 @@ from ..spec.facts import OPS, Atom, Const, Fact, Lin
 __all__ = ["CountShape", "Counted", "count_shape", "value_counted", "worlds_from_table"]
 
 EPS = 1e-9
+_UNREAD = object()  # what _from_table gives when the table lacks a card named
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,7 @@ def _entropy(ps) -> float:
     return max(0.0, -sum(p * math.log2(p) for p in ps if p > 0))
 
 
-def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base: Knowledge,
+def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], base: Knowledge,
                   total: float, sizes, condition: Callable[[Knowledge, list[Fact]], Knowledge],
                   solution: bool = True, table: OwnerTable | None = None) -> Counted | None:
     """The move's outcomes from the marginal of its count over ``base`` (prior mass ``total``):
@@ -192,11 +195,17 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base:
     the seat's view of the paths does not fit (the caller's reference path answers then).
     ``condition(k, facts)`` makes (and counts) a knowledge: every count goes through it;
     ``table``: ``base``'s :func:`~ruleslawyer.solver.marginal.table_of` the count's zones, read
-    instead of a knowledge per value (the same values)."""
-    slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition, table)}
+    instead of a knowledge per value (the same values): every value, card and solution summed
+    at once (:func:`_from_table`) when every world weighs the same and the table has every card
+    named, else through :func:`~ruleslawyer.solver.marginal.by_value`'s slices of it."""
     carded = any(c is not None for m in shape.groups.values() for _i, c in m)
     if carded and sizes is not None:
         return None  # worlds weigh differently: a card's chance is not a share of the count
+    if table is not None and sizes is None:
+        got = _from_table(shape, paths, keys, table, total, solution)
+        if got is not _UNREAD:
+            return got  # type: ignore[return-value]
+    slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition, table)}
     shares: dict[int, dict[str, float]] = {}
     # each path's probability (before dividing by the legal mass), and the within-world entropy
     prob: dict[int, float] = {}
@@ -234,7 +243,7 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base:
             prob[i] = s.mass * got[c] / ways  # type: ignore[index]
     if legal <= 0:
         return None
-    dist: dict[str, float] = {}
+    dist: dict[Hashable, float] = {}
     for i, q in prob.items():
         dist[keys[i]] = dist.get(keys[i], 0.0) + q / legal
     left = {}
@@ -248,10 +257,8 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[str], base:
     return Counted(dist, h_w / legal, legal / total, left, sol)  # type: ignore[arg-type]
 
 
-def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
-          known: dict[tuple[int, str], float]) -> int | None:
-    """Worlds left after the seat sees ``seen`` (facts of the shape); ``known``: (value, card) ->
-    the card's share in that value's worlds, where worked out already (filled in here)."""
+def _seen_parts(shape: CountShape, seen: Sequence[Fact]) -> tuple[list[Atom], str | None]:
+    """(the bounds on the count, the card named) of what the seat sees of a path of the shape."""
     bounds: list[Atom] = []
     card = None
     for f in seen:
@@ -262,6 +269,125 @@ def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
             bounds.append(g)  # type: ignore[arg-type]
         else:
             card = g.lin.terms[0][0]  # type: ignore[union-attr]
+    return bounds, card
+
+
+def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], table: OwnerTable,
+                total: float, solution: bool) -> Counted | None | object:
+    """:func:`value_counted` read from ``table`` summed by the value of the count
+    (:meth:`~ruleslawyer.solver.table.OwnerTable.by_count`: one matrix product for every value,
+    card and solution), the same sums :func:`value_counted`'s slices of the table take one
+    dictionary per value and card: the same values (the same arithmetic on each number, the
+    information about the solution summed in arrays instead of per card).  :data:`_UNREAD` when
+    the table lacks a card the paths name (the slices of it then answer)."""
+    col = {c: i for i, c in enumerate(table.cards)}
+    named = sorted({c for m in shape.groups.values() for _i, c in m if c is not None})
+    if not (shape.cards <= col.keys() and col.keys() >= set(named)):
+        return _UNREAD
+    sums = table.by_count(table.mask(shape.cards), named if solution else ())
+    worlds, weight = sums.worlds.tolist(), sums.weight.tolist()
+    held = sums.held.tolist()
+    present = [v for v, n in enumerate(worlds) if n]
+    prob: dict[int, float] = {}
+    h_w = 0.0
+    legal = 0.0
+    for v, members in shape.groups.items():
+        if not 0 <= v < len(worlds) or not worlds[v]:
+            continue
+        mass = float(worlds[v])
+        legal += mass
+        if members[0][1] is None:
+            prob[members[0][0]] = mass
+            continue
+        row, tw = held[v], weight[v]
+        ways = v  # the paths possible in each world of the value: its counted cards there
+        if v in shape.drawn:  # or every card there, when the named cards are all it can hold
+            them = [c for _i, c in members]
+            cap = capacity(table.deal, shape.zones)  # type: ignore[arg-type]
+            if table.outside(table.mask(them), table.mask(shape.cards))[v] or \
+                    abs(sum(row[col[c]] / tw for c in them) - cap) > 1e-9 * max(1, cap):  # type: ignore[index]
+                return None
+            ways = cap
+        if ways < 1:
+            return None
+        ks = {keys[i] for i, _c in members}
+        if len(ks) == 1:
+            h = 0.0
+        elif len(ks) == len(members):
+            h = math.log2(ways)
+        else:
+            return None
+        h_w += mass * h
+        for i, c in members:
+            prob[i] = mass * (row[col[c]] / tw) / ways  # type: ignore[index]
+    if legal <= 0:
+        return None
+    dist: dict[Hashable, float] = {}
+    first: dict[Hashable, int] = {}
+    for i, q in prob.items():
+        dist[keys[i]] = dist.get(keys[i], 0.0) + q / legal
+        first.setdefault(keys[i], i)
+    left = {}
+    for k, i in first.items():  # the worlds left: those of the values the seat's bounds allow
+        bounds, card = _seen_parts(shape, paths[i].seen)
+        if card is not None and card not in col:
+            return _UNREAD
+        n = 0.0
+        for v in present:
+            if all(OPS[b.op](v, b.value) for b in bounds):
+                n += worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
+        left[k] = int(round(n))
+    sol = _solution_from_sums(shape, keys, prob, sums, named, col, legal) if solution else None
+    return Counted(dist, h_w / legal, legal / total, left, sol)
+
+
+def _solution_from_sums(shape: CountShape, keys: Sequence[Hashable], prob: dict[int, float], sums: CountSums,
+                        named: list[str], col: dict[str, int], legal: float) -> float | None:
+    """I(solution; observation) from the table's sums by value (:func:`_solution_bits`' joint of
+    the seat's observation and the solution card, as an array): None when the solution is not
+    one card."""
+    weight = sums.weight
+    at = {c: n for n, c in enumerate(named)}
+    rows: list[np.ndarray] = []
+    scale: list[float] = []
+    which: list[int] = []
+    index: dict[Hashable, int] = {}
+    for v, members in shape.groups.items():
+        if not 0 <= v < len(weight) or not sums.worlds[v]:
+            continue
+        per = sums.solution[v] / weight[v]
+        if abs(per.sum() - 1.0) > 1e-6:
+            return None  # not a one-card solution
+        distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
+        for i, c in members:
+            q = prob.get(i, 0.0)
+            if q <= 0:
+                continue
+            if distinct:  # the solution's shares in the worlds where the card seen lies there
+                rows.append(sums.given[v, at[c]] / sums.held[v, col[c]])  # type: ignore[index]
+            else:
+                rows.append(per)
+            scale.append(q / legal)
+            which.append(index.setdefault(keys[i], len(index)))
+    if not rows:
+        return 0.0
+    joint = np.zeros((len(index), sums.solution.shape[1]))  # P(observation, solution card)
+    np.add.at(joint, which, np.array(scale)[:, None] * np.array(rows))
+    h_x = _entropy(joint.sum(axis=1).tolist())
+    by_card = joint.sum(axis=0)
+    some = by_card > 0
+    shares = joint[:, some] / by_card[some]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(shares > 0, shares * np.log2(np.where(shares > 0, shares, 1.0)), 0.0)
+    h_s = float((by_card[some] * np.maximum(0.0, -terms.sum(axis=0))).sum())
+    return max(0.0, h_x - h_s)
+
+
+def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
+          known: dict[tuple[int, str], float]) -> int | None:
+    """Worlds left after the seat sees ``seen`` (facts of the shape); ``known``: (value, card) ->
+    the card's share in that value's worlds, where worked out already (filled in here)."""
+    bounds, card = _seen_parts(shape, seen)
     n = 0.0
     for v, s in slices.items():
         if all(OPS[b.op](v, b.value) for b in bounds):

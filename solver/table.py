@@ -16,6 +16,13 @@ count per value and per card (:mod:`solver.marginal`).
 [1, 1, 0]
 >>> t.solution_given(["a"])
 {'a': (2, {'a': 0, 'b': 1, 'c': 1})}
+
+:meth:`OwnerTable.by_count` sums the same rows by the value of one count, every value and card
+at once (arrays, not a dictionary per card): what a move observing that count is valued from.
+
+>>> s = t.by_count(t.mask(["a", "b"]), ["a", "b"])
+>>> s.worlds.tolist(), s.held.tolist(), s.given[1, 0].tolist()
+([1.0, 3.0], [[0.0, 0.0, 1.0], [2.0, 1.0, 0.0]], [0.0, 1.0, 1.0])
 """
 
 from __future__ import annotations
@@ -28,7 +35,23 @@ import numpy as np
 
 from ..spec.dealmodel import Deal
 
-__all__ = ["OwnerTable"]
+__all__ = ["OwnerTable", "CountSums"]
+
+#: Sums of whole numbers in float64 are exact below 2**53: :meth:`OwnerTable.by_count` sums in
+#: float64 (one matrix product) only when the table's total weight is below this, else in int64.
+EXACT = 2 ** 52
+
+
+@dataclass(frozen=True, eq=False)
+class CountSums:
+    """A table's rows summed by the value of one count (index v: the rows where it is v): see
+    :meth:`OwnerTable.by_count`.  Whole numbers (float64 where exact, else int64)."""
+
+    worlds: np.ndarray       # (values,): deals
+    weight: np.ndarray       # (values,): their weight
+    held: np.ndarray         # (values, cards): the weight of those whose zones hold card i
+    solution: np.ndarray     # (values, cards): the weight of those with card i in the solution
+    given: np.ndarray | None  # (values, named, cards): holding the named card n, with card i in the solution
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +82,50 @@ class OwnerTable:
     def _in_solution(self) -> np.ndarray:
         """(s, cards) int64: card i in solution j."""
         return (self.solutions[:, None] >> np.arange(len(self.cards))) & 1
+
+    @cached_property
+    def _sums(self) -> np.ndarray:
+        """(m, 2 + 2 cards): per row its deals, their weight, the weight of those holding each card
+        (``_holds`` times the row's weight) and of those with each card in the solution; float64
+        when every sum of them is exact so (:data:`EXACT`), else int64."""
+        kind = np.float64 if int(self.weight.sum()) < EXACT and int(self.worlds.sum()) < EXACT else np.int64
+        return np.column_stack([self.worlds.sum(axis=1), self._row_weight, self._holds * self._row_weight[:, None],
+                                self._solution_weight]).astype(kind)
+
+    @cached_property
+    def _solution_weight(self) -> np.ndarray:
+        """(m, cards): per row, the weight of its deals with card i in the solution."""
+        return self.weight @ self._in_solution
+
+    def by_count(self, mask: int, named: Iterable[str] = ()) -> CountSums:
+        """Every row summed by how many cards of ``mask`` it holds (:meth:`holding`), in one matrix
+        product: per value, the deals, their weight, and per card the weight of those holding it
+        and of those with it in the solution; for each of ``named`` also those holding it, per
+        card in the solution (:meth:`solution_given` of every value at once)."""
+        values = self.holding(mask)
+        top = int(values.max()) + 1 if len(values) else 0
+        sums = self._sums
+        by = (values == np.arange(top)[:, None]).astype(sums.dtype)        # (values, m)
+        got = by @ sums
+        n = len(self.cards)
+        given = None
+        named = list(named)
+        if named:
+            picked = self._holds[:, [self._bit[c] for c in named]].T.astype(sums.dtype)   # (k, m)
+            rows = (by[:, None, :] * picked[None, :, :]).reshape(top * len(named), -1)     # (values * k, m)
+            given = (rows @ sums[:, 2 + n:]).reshape(top, len(named), n)
+        return CountSums(got[:, 0], got[:, 1], got[:, 2:2 + n], got[:, 2 + n:], given)
+
+    def outside(self, mask: int, values_mask: int) -> np.ndarray:
+        """Per value of the count of ``values_mask``'s cards (:meth:`by_count`'s index), whether some
+        row of that value with weight holds a card not in ``mask``."""
+        values = self.holding(values_mask)
+        top = int(values.max()) + 1 if len(values) else 0
+        out = np.zeros(top, bool)
+        some = (self.held & ~mask) != 0
+        some &= self._row_weight > 0
+        out[values[some]] = True
+        return out
 
     def mask(self, cards: Iterable[str]) -> int:
         return sum(1 << self._bit[c] for c in set(cards))
