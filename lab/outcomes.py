@@ -85,13 +85,14 @@ def _path_parts(facts: Sequence[Fact]) -> tuple[Lin, int, list[Atom], str | None
         if f.likelihood is not None:
             return None
         g = f.formula
-        if isinstance(g, Const):
+        if isinstance(g, Atom):
+            lin = g.lin
+            (eqs if g.op == "==" and lin.constant == 0 and len(lin.terms) > 1 else others).append(g)
+        elif isinstance(g, Const):
             if not g.truth:
                 return False
-            continue
-        if not isinstance(g, Atom):
+        else:
             return None
-        (eqs if g.op == "==" and g.lin.constant == 0 and len(g.lin.terms) > 1 else others).append(g)
     if len(eqs) != 1 and not (len(eqs) == 0 and others):
         return None
     if not eqs:  # a count of one card: "== v" on it is the count itself
@@ -101,16 +102,16 @@ def _path_parts(facts: Sequence[Fact]) -> tuple[Lin, int, list[Atom], str | None
         eqs = singles
         others = [a for a in others if a is not singles[0]]
     main = eqs[0]
+    terms = main.lin.terms
     bounds: list[Atom] = []
     card = None
     for a in others:
+        own = a.lin.terms
         if a.lin.same(main.lin):
             bounds.append(a)
-        elif len(a.lin.terms) == 1 and a.op == "==" and a.value == 1 and a.lin.terms[0][2] == 1 \
-                and card is None:
-            card = a.lin.terms[0][0]
-            zones = a.lin.terms[0][1]
-            if not main.lin.terms or zones != main.lin.terms[0][1]:
+        elif len(own) == 1 and a.op == "==" and a.value == 1 and own[0][2] == 1 and card is None:
+            card = own[0][0]
+            if not terms or own[0][1] != terms[0][1]:
                 return None
         else:
             return None
@@ -280,7 +281,7 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
     dictionary per value and card: the same values (the same arithmetic on each number, the
     information about the solution summed in arrays instead of per card).  :data:`_UNREAD` when
     the table lacks a card the paths name (the slices of it then answer)."""
-    col = {c: i for i, c in enumerate(table.cards)}
+    col = table.index
     named = sorted({c for m in shape.groups.values() for _i, c in m if c is not None})
     if not (shape.cards <= col.keys() and col.keys() >= set(named)):
         return _UNREAD
@@ -328,14 +329,17 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         dist[keys[i]] = dist.get(keys[i], 0.0) + q / legal
         first.setdefault(keys[i], i)
     left = {}
+    allowed: dict[tuple[int, ...], list[int]] = {}  # the values some bounds allow, by their ids
     for k, i in first.items():  # the worlds left: those of the values the seat's bounds allow
         bounds, card = _seen_parts(shape, paths[i].seen)
         if card is not None and card not in col:
             return _UNREAD
+        ids = tuple(map(id, bounds))
+        if ids not in allowed:
+            allowed[ids] = [v for v in present if all(OPS[b.op](v, b.value) for b in bounds)]
         n = 0.0
-        for v in present:
-            if all(OPS[b.op](v, b.value) for b in bounds):
-                n += worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
+        for v in allowed[ids]:
+            n += worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
         left[k] = int(round(n))
     sol = _solution_from_sums(shape, keys, prob, sums, named, col, legal) if solution else None
     return Counted(dist, h_w / legal, legal / total, left, sol)
@@ -346,41 +350,53 @@ def _solution_from_sums(shape: CountShape, keys: Sequence[Hashable], prob: dict[
     """I(solution; observation) from the table's sums by value (:func:`_solution_bits`' joint of
     the seat's observation and the solution card, as an array): None when the solution is not
     one card."""
-    weight = sums.weight
     at = {c: n for n, c in enumerate(named)}
-    rows: list[np.ndarray] = []
-    scale: list[float] = []
-    which: list[int] = []
+    values: list[int] = []
+    given: list[tuple[int, int, int, float, int]] = []  # (value, named card, card, P(path), key) where seen
+    alone: list[tuple[int, float, int]] = []  # (value, P(path), key) where the card is not told apart
     index: dict[Hashable, int] = {}
     for v, members in shape.groups.items():
-        if not 0 <= v < len(weight) or not sums.worlds[v]:
+        if not 0 <= v < len(sums.worlds) or not sums.worlds[v]:
             continue
-        per = sums.solution[v] / weight[v]
-        if abs(per.sum() - 1.0) > 1e-6:
-            return None  # not a one-card solution
+        values.append(v)
         distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
         for i, c in members:
             q = prob.get(i, 0.0)
             if q <= 0:
                 continue
+            k = index.setdefault(keys[i], len(index))
             if distinct:  # the solution's shares in the worlds where the card seen lies there
-                rows.append(sums.given[v, at[c]] / sums.held[v, col[c]])  # type: ignore[index]
+                given.append((v, at[c], col[c], q / legal, k))  # type: ignore[index]
             else:
-                rows.append(per)
-            scale.append(q / legal)
-            which.append(index.setdefault(keys[i], len(index)))
-    if not rows:
+                alone.append((v, q / legal, k))
+    weight = sums.weight
+    if values and not sums.one_card and \
+            np.any(np.abs(sums.solution[values].sum(axis=1) / weight[values] - 1.0) > 1e-6):
+        return None  # not a one-card solution
+    if not index:
         return 0.0
-    joint = np.zeros((len(index), sums.solution.shape[1]))  # P(observation, solution card)
-    np.add.at(joint, which, np.array(scale)[:, None] * np.array(rows))
-    h_x = _entropy(joint.sum(axis=1).tolist())
-    by_card = joint.sum(axis=0)
-    some = by_card > 0
-    shares = joint[:, some] / by_card[some]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(shares > 0, shares * np.log2(np.where(shares > 0, shares, 1.0)), 0.0)
-    h_s = float((by_card[some] * np.maximum(0.0, -terms.sum(axis=0))).sum())
-    return max(0.0, h_x - h_s)
+    parts, which = [], []  # P(path, solution card) of each path weighed, and its observation's index
+    if given:
+        v, n, c, q, k = (list(x) for x in zip(*given))
+        parts.append(sums.given[v, n] * (np.array(q) / sums.held[v, c])[:, None])  # type: ignore[index]
+        which += k
+    if alone:
+        v, q, k = (list(x) for x in zip(*alone))
+        parts.append(sums.solution[v] * (np.array(q) / weight[v])[:, None])
+        which += k
+    # P(observation, solution card): a row per observation (the paths' rows when each its own)
+    joint = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    if len(index) < len(which):
+        joint = np.zeros((len(index), joint.shape[1]))
+        np.add.at(joint, which, parts[0] if len(parts) == 1 else np.concatenate(parts))
+    # I = H(observation) - H(observation | solution) = sum of P log2 P over (observation,
+    # solution card) - over observations - over solution cards (each sum of x log2 x, 0 at 0)
+    return max(0.0, _xlogx(joint) - _xlogx(joint.sum(axis=1)) - _xlogx(joint.sum(axis=0)))
+
+
+def _xlogx(p: np.ndarray) -> float:
+    """The sum of p log2 p over ``p``'s entries (0 where p is 0)."""
+    return float((p * np.log2(np.where(p > 0, p, 1.0))).sum())
 
 
 def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],

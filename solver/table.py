@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import numpy as np
 
@@ -42,8 +42,7 @@ __all__ = ["OwnerTable", "CountSums"]
 EXACT = 2 ** 52
 
 
-@dataclass(frozen=True, eq=False)
-class CountSums:
+class CountSums(NamedTuple):
     """A table's rows summed by the value of one count (index v: the rows where it is v): see
     :meth:`OwnerTable.by_count`.  Whole numbers (float64 where exact, else int64)."""
 
@@ -52,6 +51,7 @@ class CountSums:
     held: np.ndarray         # (values, cards): the weight of those whose zones hold card i
     solution: np.ndarray     # (values, cards): the weight of those with card i in the solution
     given: np.ndarray | None  # (values, named, cards): holding the named card n, with card i in the solution
+    one_card: bool = False   # every solution of the table is one card (each value's solution shares add up to 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,7 +66,8 @@ class OwnerTable:
     deal: Deal | None
 
     @cached_property
-    def _bit(self) -> dict[str, int]:
+    def index(self) -> dict[str, int]:
+        """card -> its bit (its column in :meth:`by_count`'s sums)."""
         return {c: i for i, c in enumerate(self.cards)}
 
     @cached_property
@@ -89,8 +90,13 @@ class OwnerTable:
         (``_holds`` times the row's weight) and of those with each card in the solution; float64
         when every sum of them is exact so (:data:`EXACT`), else int64."""
         kind = np.float64 if int(self.weight.sum()) < EXACT and int(self.worlds.sum()) < EXACT else np.int64
-        return np.column_stack([self.worlds.sum(axis=1), self._row_weight, self._holds * self._row_weight[:, None],
-                                self._solution_weight]).astype(kind)
+        n = len(self.cards)
+        out = np.empty((len(self.held), 2 + 2 * n), kind)
+        out[:, 0] = self.worlds.sum(axis=1)
+        out[:, 1] = self._row_weight
+        out[:, 2:2 + n] = self._holds * self._row_weight[:, None]
+        out[:, 2 + n:] = self._solution_weight
+        return out
 
     @cached_property
     def _solution_weight(self) -> np.ndarray:
@@ -109,12 +115,21 @@ class OwnerTable:
         got = by @ sums
         n = len(self.cards)
         given = None
-        named = list(named)
+        named = [self.index[c] for c in named]
         if named:
-            picked = self._holds[:, [self._bit[c] for c in named]].T.astype(sums.dtype)   # (k, m)
-            rows = (by[:, None, :] * picked[None, :, :]).reshape(top * len(named), -1)     # (values * k, m)
+            picked = self._holds_by_card[named]                                          # (k, m)
+            rows = (by[:, None, :] * picked[None, :, :]).reshape(top * len(named), -1)   # (values * k, m)
             given = (rows @ sums[:, 2 + n:]).reshape(top, len(named), n)
-        return CountSums(got[:, 0], got[:, 1], got[:, 2:2 + n], got[:, 2 + n:], given)
+        return CountSums(got[:, 0], got[:, 1], got[:, 2:2 + n], got[:, 2 + n:], given, self._one_card)
+
+    @cached_property
+    def _holds_by_card(self) -> np.ndarray:
+        """(cards, m), of :meth:`by_count`'s type: row r holds card i."""
+        return self._holds.T.astype(self._sums.dtype)
+
+    @cached_property
+    def _one_card(self) -> bool:
+        return bool(np.all(self._in_solution.sum(axis=1) == 1))
 
     def outside(self, mask: int, values_mask: int) -> np.ndarray:
         """Per value of the count of ``values_mask``'s cards (:meth:`by_count`'s index), whether some
@@ -128,7 +143,7 @@ class OwnerTable:
         return out
 
     def mask(self, cards: Iterable[str]) -> int:
-        return sum(1 << self._bit[c] for c in set(cards))
+        return sum(1 << self.index[c] for c in set(cards))
 
     def holding(self, mask: int) -> np.ndarray:
         """Per row, how many cards of ``mask`` it holds."""
@@ -136,7 +151,7 @@ class OwnerTable:
 
     def has(self, card: str) -> np.ndarray:
         """Per row, whether it holds ``card``."""
-        return self._holds[:, self._bit[card]] == 1
+        return self._holds[:, self.index[card]] == 1
 
     def card_weights(self, rows: np.ndarray) -> tuple[int, dict[str, int]]:
         """Among ``rows`` (a bool mask): (their weight, card -> the weight of those holding it)."""
@@ -153,7 +168,7 @@ class OwnerTable:
         the deals where the zones hold it, card -> that of them with the card in the solution)."""
         cards = list(cards)
         holds, weight = (self._holds, self.weight) if rows is None else (self._holds[rows], self.weight[rows])
-        picked = holds[:, [self._bit[c] for c in cards]]        # (rows, k)
+        picked = holds[:, [self.index[c] for c in cards]]        # (rows, k)
         joint = picked.T @ weight                                # (k, s): per card, per solution
         per_card = joint @ self._in_solution                     # (k, cards)
         return {c: (int(joint[i].sum()), dict(zip(self.cards, per_card[i].tolist()))) for i, c in enumerate(cards)}
