@@ -118,7 +118,7 @@ class OwnerTable:
         named = [self.index[c] for c in named]
         if named:
             picked = self._holds_by_card[named]                                          # (k, m)
-            rows = (by[:, None, :] * picked[None, :, :]).reshape(top * len(named), -1)   # (values * k, m)
+            rows = (by[:, None, :] * picked[None, :, :]).reshape(top * len(named), len(values))  # (values * k, m)
             given = (rows @ sums[:, 2 + n:]).reshape(top, len(named), n)
         return CountSums(got[:, 0], got[:, 1], got[:, 2:2 + n], got[:, 2 + n:], given, self._one_card)
 

@@ -44,3 +44,57 @@ def test_the_table_values_every_question_as_the_knowledges_per_value(log, at):
     assert all(m.solution_bits is not None for m in table.moves)
     same_as_reference(table, per_value)
     assert table.counts < per_value.counts
+
+
+#: A position of every rule file in rules/ (and of an overlay): the table's sums serve Perfect
+#: Alibi's questions; Clue's suggestions and Lady Alice's verdicts take no table (no owner table
+#: from their engines, or not one count), and are valued the same with the switch either way.
+POSITIONS = [("clue/clean-3p.yaml", 4, 0), ("lady-alice/clean-4p.yaml", 4, 0),
+             ("perfect-alibi/clean-4p.yaml", 10, 100), ("perfect-alibi/unforgiving-4p.yaml", 10, 100)]
+
+
+@pytest.mark.parametrize("log, at, least", POSITIONS, ids=[p[0].split("/")[0] + "-" + p[0].split("/")[1][:-5]
+                                                           for p in POSITIONS])
+def test_every_rule_file_valued_as_without_the_table(log, at, least):
+    """Every legal move of the position (every kind), valued with the table's sums by value
+    (lab.outcomes._from_table) and with a knowledge per value (``TABLES = False``): the same."""
+    from ruleslawyer.lab import outcomes
+    read = []
+    real = outcomes._from_table
+
+    def spy(*args, **kwargs):
+        got = real(*args, **kwargs)
+        read.append(got is not outcomes._UNREAD and got is not None)
+        return got
+    rep, lab, state, mover, kinds, facts = _setting(ROOT / "examples" / log, at)
+    out = []
+    for tables in (True, False):
+        turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, initial(rep.deal).with_facts(facts))
+        with patch.object(advice, "TABLES", tables), patch.object(outcomes, "_from_table", spy):
+            out.append(value_moves(turn, max_choices=5000, budget=100000))
+    table, per_value = out
+    assert not table.sampled and len(table.moves) == len(per_value.moves) > 20
+    assert sum(read) >= least and (least or not read)
+    same_as_reference(table, per_value)
+    def order(m):
+        return m.kind, repr(m.args)
+    for m, n in zip(sorted(table.moves, key=order), sorted(per_value.moves, key=order)):
+        assert (m.kind, m.args, m.counted_by, m.right, m.exact) == (n.kind, n.args, n.counted_by, n.right, n.exact)
+
+
+def test_paths_numbered_fall_in_the_classes_of_their_texts():
+    """lab.advice._Numbered (a tuple of numbers per path's facts) parts every question's paths as
+    _key (the facts' text) does: two paths share a number tuple exactly when they share a text."""
+    from ruleslawyer.lab.advice import _key, _Numbered, move_paths
+    for log, at in (("perfect-alibi/clean-5p.yaml", 13), ("perfect-alibi/clean-3p.yaml", 16)):
+        rep, lab, state, mover, kinds, facts = _setting(ROOT / "examples" / log, at)
+        numbered = _Numbered()
+        checked = 0
+        for args in lab.legal_choices(state, mover, "ask")[::5]:
+            paths = move_paths(lab, state, mover, "ask", args, mover)
+            for part in ("facts", "seen"):
+                texts = [_key(getattr(p, part)) for p in paths]
+                numbers = [numbered(getattr(p, part)) for p in paths]
+                assert len(set(zip(texts, numbers))) == len(set(texts)) == len(set(numbers))
+                checked += len(paths)
+        assert checked > 100

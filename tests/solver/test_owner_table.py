@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.solver.dp import DPKnowledge
-from ruleslawyer.solver.marginal import Slice, solution_given as shares_given
+from ruleslawyer.solver.marginal import Slice, capacity, solution_given as shares_given
 from ruleslawyer.solver.z3engine import Z3Knowledge
 from ruleslawyer.spec.facts import Fact, count, member
 
@@ -163,3 +163,40 @@ def test_a_weighted_table_counts_deals_and_weighs_them_apart():
                 got[key] += Fraction(int(table.weight[r, j]))
     scale = sum(got.values()) / sum(weighed.values())
     assert {k: v / scale for k, v in got.items()} == dict(weighed)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(games(), st.data())
+def test_sums_by_count_are_the_enumerations(game, data):
+    """``OwnerTable.by_count``: per value of a count of some cards in the owner's zones, the deals,
+    and per card those where it lies there, where it is the solution, and where a named card lies
+    there with it the solution: counted from the list of deals."""
+    deal, _true, facts = game
+    k = DPKnowledge.initial(deal).with_facts(facts)
+    zones = hand(data.draw(st.sampled_from(deal.players)))
+    table = k.owner_table(zones)
+    if table is None:
+        return
+    counted = data.draw(st.lists(st.sampled_from(deal.solution_deck.cards), min_size=1, max_size=5, unique=True))
+    named = data.draw(st.lists(st.sampled_from(deal.solution_deck.cards), max_size=3, unique=True))
+    sums = table.by_count(table.mask(counted), named)
+    worlds = surviving(deal, facts)
+    by_value: dict[int, list] = {}
+    for w in worlds:
+        by_value.setdefault(sum(w[c] in zones for c in counted), []).append(w)
+    assert {v: int(n) for v, n in enumerate(sums.worlds.tolist()) if n} == {v: len(ws) for v, ws in by_value.items()}
+    assert (sums.weight == sums.worlds).all()  # no weighted fact among these
+    for v, ws in by_value.items():
+        for i, c in enumerate(table.cards):
+            assert sums.held[v, i] == sum(w[c] in zones for w in ws)
+            assert sums.solution[v, i] == sum(w[c] in deal.solution for w in ws)
+            for n, x in enumerate(named):
+                assert sums.given[v, n, i] == sum(w[x] in zones and w[c] in deal.solution for w in ws)
+    assert sums.one_card == (capacity(deal, frozenset(deal.solution)) == 1)  # the missing card
+
+
+def test_doctests():
+    import doctest
+
+    from ruleslawyer.solver import marginal, table
+    assert doctest.testmod(table).failed == 0 and doctest.testmod(marginal).failed == 0
