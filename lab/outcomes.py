@@ -229,16 +229,10 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], 
             if not fills(s, got, shape.zones):
                 return None
             ways = capacity(base.deal, shape.zones)
-        if ways < 1:
+        h = _within(keys, members, ways)
+        if h is None:
             return None
         shares[v] = got
-        ks = {keys[i] for i, _c in members}
-        if len(ks) == 1:
-            h = 0.0
-        elif len(ks) == len(members):
-            h = math.log2(ways)
-        else:
-            return None
         h_w += s.mass * h
         for i, c in members:
             prob[i] = s.mass * got[c] / ways  # type: ignore[index]
@@ -256,6 +250,18 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], 
             return None
     sol = _solution_bits(shape, keys, prob, slices, shares, legal, condition) if solution else None
     return Counted(dist, h_w / legal, legal / total, left, sol)  # type: ignore[arg-type]
+
+
+def _within(keys: Sequence[Hashable], members: Sequence[tuple[int, str | None]], ways: int) -> float | None:
+    """H(observation | world) in a world of a value whose paths each name a card, ``ways`` of
+    them possible there: 0 when the seat sees them alike, log2(ways) when it tells each apart;
+    None when ``ways`` < 1 or it tells some apart but not all (not this shape)."""
+    if ways < 1:
+        return None
+    ks = {keys[i] for i, _c in members}
+    if len(ks) == 1:
+        return 0.0
+    return math.log2(ways) if len(ks) == len(members) else None
 
 
 def _seen_parts(shape: CountShape, seen: Sequence[Fact]) -> tuple[list[Atom], str | None]:
@@ -309,14 +315,8 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
                     abs(sum(row[col[c]] / tw for c in them) - cap) > 1e-9 * max(1, cap):  # type: ignore[index]
                 return None
             ways = cap
-        if ways < 1:
-            return None
-        ks = {keys[i] for i, _c in members}
-        if len(ks) == 1:
-            h = 0.0
-        elif len(ks) == len(members):
-            h = math.log2(ways)
-        else:
+        h = _within(keys, members, ways)
+        if h is None:
             return None
         h_w += mass * h
         for i, c in members:
