@@ -24,7 +24,10 @@ told apart within by log2(h) bits where the seat sees the card.  So
 :func:`solver.marginal.by_value`: where the engine gives it, one table of
 the zones' content jointly with the solution
 (:class:`~ruleslawyer.solver.table.OwnerTable`, one pass), each value, card
-and solution a sum over its rows; else one knowledge per value of the count
+and solution a sum over its rows, all of them at once in one matrix product
+(:meth:`~ruleslawyer.solver.table.OwnerTable.by_count`; :func:`_from_table`,
+the information about the solution from the joint as an array); else one
+knowledge per value of the count
 (and, when the seat sees the card and the solution is one card, the
 solution's shares given each card in one pass where the engine gives them,
 else one knowledge per value and card).  It gives exactly what
