@@ -364,17 +364,17 @@ class _Numbered:
             self._numbers: dict[Any, int] = {FALSE: 0}
         return self
 
-    def __call__(self, facts: Iterable[Fact]) -> tuple[int, ...]:
+    def __call__(self, facts: Sequence[Fact]) -> tuple[int, ...]:
         by_id = self._by_id
-        try:
-            return tuple([by_id[id(f.formula)] for f in facts])
-        except KeyError:
-            for f in facts:
-                g = f.formula
-                if id(g) not in by_id:
-                    self._kept.append(g)
-                    by_id[id(g)] = self._numbers.setdefault(g, len(self._numbers))
-            return tuple([by_id[id(f.formula)] for f in facts])
+        out = []
+        for f in facts:
+            g = f.formula
+            n = by_id.get(id(g))
+            if n is None:
+                self._kept.append(g)
+                n = by_id[id(g)] = self._numbers.setdefault(g, len(self._numbers))
+            out.append(n)
+        return tuple(out)
 
 
 _NUMBERED = _Numbered()
@@ -528,7 +528,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     each_its_own = base.solution_count() == base.count()  # each world its own solution
     table = budget.table(base, shape.zones) if not mass.sizes else None
     counted = value_counted(shape, paths, keys, base, total, mass.sizes, condition, solution=not each_its_own,
-                            table=table)
+                            table=table, whole=[facts == seen for facts, seen in classes])
     if counted is None:
         return None
     says: dict[tuple[int, ...], tuple[str, ...]] = {}

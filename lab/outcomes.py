@@ -79,6 +79,11 @@ class Counted:
     solution_bits: float | None     # I(solution; observation) when counted here
 
 
+def _same(a: Lin, b: Lin) -> bool:
+    """``a.same(b)``, at once when both are made from one tuple of terms (atoms of one count)."""
+    return (a.terms is b.terms and a.constant == b.constant) or a.same(b)
+
+
 def _path_parts(facts: Sequence[Fact]) -> tuple[Lin, int, list[Atom], str | None] | None | bool:
     """(the count, its value, bounds on the same count, the card named) of one path; False when
     a fact can never hold (the path is never possible); None when the path does not fit."""
@@ -110,7 +115,7 @@ def _path_parts(facts: Sequence[Fact]) -> tuple[Lin, int, list[Atom], str | None
     card = None
     for a in others:
         own = a.lin.terms
-        if a.lin.same(main.lin):
+        if _same(a.lin, main.lin):
             bounds.append(a)
         elif len(own) == 1 and a.op == "==" and a.value == 1 and own[0][2] == 1 and card is None:
             card = own[0][0]
@@ -134,7 +139,7 @@ def count_shape(paths: Sequence) -> CountShape | None:
         plin, v, bounds, card = parts  # type: ignore[misc]
         if lin is None:
             lin = plin
-        elif not lin.same(plin):
+        elif not _same(lin, plin):
             return None
         if not all(OPS[b.op](v, b.value) for b in bounds):
             return None  # a bound the value does not imply: not this shape
@@ -191,7 +196,8 @@ def _entropy(ps) -> float:
 
 def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], base: Knowledge,
                   total: float, sizes, condition: Callable[[Knowledge, list[Fact]], Knowledge],
-                  solution: bool = True, table: OwnerTable | None = None) -> Counted | None:
+                  solution: bool = True, table: OwnerTable | None = None,
+                  whole: Sequence[bool] | None = None) -> Counted | None:
     """The move's outcomes from the marginal of its count over ``base`` (prior mass ``total``):
     each seat observation's chance (``keys``: the seat's key of each path), H(observation |
     world), the share where the move is possible, the worlds left after each observation and,
@@ -201,12 +207,14 @@ def value_counted(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], 
     ``table``: ``base``'s :func:`~ruleslawyer.solver.marginal.table_of` the count's zones, read
     instead of a knowledge per value (the same values): every value, card and solution summed
     at once (:func:`_from_table`) when every world weighs the same and the table has every card
-    named, else through :func:`~ruleslawyer.solver.marginal.by_value`'s slices of it."""
+    named, else through :func:`~ruleslawyer.solver.marginal.by_value`'s slices of it.
+    ``whole``: per path, whether the seat sees every fact of it (its key then says its value and
+    card: the worlds left are read from them, what the seat sees not parsed again)."""
     carded = any(c is not None for m in shape.groups.values() for _i, c in m)
     if carded and sizes is not None:
         return None  # worlds weigh differently: a card's chance is not a share of the count
     if table is not None and sizes is None:
-        got = _from_table(shape, paths, keys, table, total, solution)
+        got = _from_table(shape, paths, keys, table, total, solution, whole)
         if got is not _UNREAD:
             return got  # type: ignore[return-value]
     slices = {s.value: s for s in by_value(base, shape.lin, sizes, condition, table)}
@@ -275,7 +283,7 @@ def _seen_parts(shape: CountShape, seen: Sequence[Fact]) -> tuple[list[Atom], st
         g = f.formula
         if isinstance(g, Const):
             continue
-        if g.lin.same(shape.lin):  # type: ignore[union-attr]
+        if _same(g.lin, shape.lin):  # type: ignore[union-attr]
             bounds.append(g)  # type: ignore[arg-type]
         else:
             card = g.lin.terms[0][0]  # type: ignore[union-attr]
@@ -283,7 +291,7 @@ def _seen_parts(shape: CountShape, seen: Sequence[Fact]) -> tuple[list[Atom], st
 
 
 def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], table: OwnerTable,
-                total: float, solution: bool) -> Counted | None | object:
+                total: float, solution: bool, whole: Sequence[bool] | None = None) -> Counted | None | object:
     """:func:`value_counted` read from ``table`` summed by the value of the count
     (:meth:`~ruleslawyer.solver.table.OwnerTable.by_count`: one matrix product for every value,
     card and solution), the same sums :func:`value_counted`'s slices of the table take one
@@ -301,13 +309,19 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
     prob: dict[int, float] = {}
     h_w = 0.0
     legal = 0.0
+    at = {c: n for n, c in enumerate(named)}
+    values: list[int] = []
+    given: list[tuple[int, int, int, float, Hashable]] = []  # (value, named card, card, P, key): card seen
+    alone: list[tuple[int, float, Hashable]] = []  # (value, P, key): no card, or cards seen alike
     for v, members in shape.groups.items():
         if not 0 <= v < len(worlds) or not worlds[v]:
             continue
+        values.append(v)
         mass = float(worlds[v])
         legal += mass
         if members[0][1] is None:
             prob[members[0][0]] = mass
+            alone.append((v, mass, keys[members[0][0]]))
             continue
         row, tw = held[v], weight[v]
         ways = v  # the paths possible in each world of the value: its counted cards there
@@ -322,8 +336,14 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         if h is None:
             return None
         h_w += mass * h
+        distinct = len(members) > 1 and keys[members[0][0]] != keys[members[1][0]]
         for i, c in members:
-            prob[i] = mass * (row[col[c]] / tw) / ways  # type: ignore[index]
+            q = prob[i] = mass * (row[col[c]] / tw) / ways  # type: ignore[index]
+            if q > 0:
+                if distinct:  # the solution's shares in the worlds where the card seen lies there
+                    given.append((v, at[c], col[c], q, keys[i]))  # type: ignore[index]
+                else:
+                    alone.append((v, q, keys[i]))
     if legal <= 0:
         return None
     dist: dict[Hashable, float] = {}
@@ -333,7 +353,13 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         first.setdefault(keys[i], i)
     left = {}
     allowed: dict[tuple[int, ...], list[int]] = {}  # the values some bounds allow, by their ids
+    seen_all = {i: (v, c) for v, members in shape.groups.items() for i, c in members} if whole else {}
     for k, i in first.items():  # the worlds left: those of the values the seat's bounds allow
+        if whole and whole[i]:  # the seat sees the count is v (its bounds hold at v: count_shape)
+            v, card = seen_all[i]
+            n = worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
+            left[k] = int(round(0.0 + n))
+            continue
         bounds, card = _seen_parts(shape, paths[i].seen)
         if card is not None and card not in col:
             return _UNREAD
@@ -344,62 +370,43 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         for v in allowed[ids]:
             n += worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
         left[k] = int(round(n))
-    sol = _solution_from_sums(shape, keys, prob, sums, named, col, legal) if solution else None
+    sol = _solution_from_sums(sums, values, given, alone, legal) if solution else None
     return Counted(dist, h_w / legal, legal / total, left, sol)
 
 
-def _solution_from_sums(shape: CountShape, keys: Sequence[Hashable], prob: dict[int, float], sums: CountSums,
-                        named: list[str], col: dict[str, int], legal: float) -> float | None:
+def _solution_from_sums(sums: CountSums, values: list[int], given: list[tuple[int, int, int, float, Hashable]],
+                        alone: list[tuple[int, float, Hashable]], legal: float) -> float | None:
     """I(solution; observation) from the table's sums by value (:func:`_solution_bits`' joint of
-    the seat's observation and the solution card, as an array): None when the solution is not
-    one card."""
-    at = {c: n for n, c in enumerate(named)}
-    values: list[int] = []
-    given: list[tuple[int, int, int, float, int]] = []  # (value, named card, card, P(path), key) where seen
-    alone: list[tuple[int, float, int]] = []  # (value, P(path), key) where the card is not told apart
-    index: dict[Hashable, int] = {}
-    for v, members in shape.groups.items():
-        if not 0 <= v < len(sums.worlds) or not sums.worlds[v]:
-            continue
-        values.append(v)
-        distinct = members[0][1] is not None and len({keys[i] for i, _c in members}) > 1
-        for i, c in members:
-            q = prob.get(i, 0.0)
-            if q <= 0:
-                continue
-            k = index.setdefault(keys[i], len(index))
-            if distinct:  # the solution's shares in the worlds where the card seen lies there
-                given.append((v, at[c], col[c], q / legal, k))  # type: ignore[index]
-            else:
-                alone.append((v, q / legal, k))
+    the seat's observation and the solution card, as an array) over ``legal``: each path of
+    ``given`` takes the solution's shares where its card lies there, each of ``alone`` those of its
+    value (:func:`_from_table` lists them); None when the solution is not one card."""
     weight = sums.weight
     if values and not sums.one_card and \
             np.any(np.abs(sums.solution[values].sum(axis=1) / weight[values] - 1.0) > 1e-6):
         return None  # not a one-card solution
-    if not index:
+    if not given and not alone:
         return 0.0
+    index: dict[Hashable, int] = {}
     parts, which = [], []  # P(path, solution card) of each path weighed, and its observation's index
     if given:
         v, n, c, q, k = (list(x) for x in zip(*given))
-        parts.append(sums.given[v, n] * (np.array(q) / sums.held[v, c])[:, None])  # type: ignore[index]
-        which += k
+        parts.append(sums.given[v, n] * (np.array(q) / legal / sums.held[v, c])[:, None])  # type: ignore[index]
+        which += [index.setdefault(key, len(index)) for key in k]
     if alone:
         v, q, k = (list(x) for x in zip(*alone))
-        parts.append(sums.solution[v] * (np.array(q) / weight[v])[:, None])
-        which += k
+        parts.append(sums.solution[v] * (np.array(q) / legal / weight[v])[:, None])
+        which += [index.setdefault(key, len(index)) for key in k]
     # P(observation, solution card): a row per observation (the paths' rows when each its own)
     joint = parts[0] if len(parts) == 1 else np.concatenate(parts)
     if len(index) < len(which):
         joint = np.zeros((len(index), joint.shape[1]))
         np.add.at(joint, which, parts[0] if len(parts) == 1 else np.concatenate(parts))
-    # I = H(observation) - H(observation | solution) = sum of P log2 P over (observation,
-    # solution card) - over observations - over solution cards (each sum of x log2 x, 0 at 0)
-    return max(0.0, _xlogx(joint) - _xlogx(joint.sum(axis=1)) - _xlogx(joint.sum(axis=0)))
-
-
-def _xlogx(p: np.ndarray) -> float:
-    """The sum of p log2 p over ``p``'s entries (0 where p is 0)."""
-    return float((p * np.log2(np.where(p > 0, p, 1.0))).sum())
+    # I = H(observation) - H(observation | solution) = the sum of P log2 P over (observation,
+    # solution card), less that over observations and that over solution cards (0 log2 0 = 0)
+    p = np.concatenate([joint.ravel(), joint.sum(axis=1), joint.sum(axis=0)])
+    t = p * np.log2(np.where(p > 0, p, 1.0))
+    a, b = joint.size, joint.size + joint.shape[0]
+    return max(0.0, float(t[:a].sum() - t[a:b].sum() - t[b:].sum()))
 
 
 def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
