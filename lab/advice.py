@@ -346,23 +346,16 @@ def _key(facts: Iterable[Fact], reprs: dict[int, tuple[Any, str]] | None = None)
 
 class _Numbered:
     """Each formula as a small number, equal formulas (``==``: structurally, so true in the same
-    worlds) the same one, found by the object's id after its first time (paths share their
-    facts' objects, within a move's and across moves; each kept here, so that its id stays its
-    own): a path's facts keyed by a tuple of numbers, the classes :func:`_key`'s texts give
-    without writing any text.  0 is :data:`FALSE`.  One serves every call (:data:`_NUMBERED`);
-    :meth:`fresh` starts it again beyond ``limit`` formulas, between calls (a number is compared
-    only within one call)."""
+    worlds) the same one, found by the object's id after its first time (one move's paths share
+    their facts' objects; each kept here, so that its id stays its own): a path's facts keyed by
+    a tuple of numbers, the classes :func:`_key`'s texts give without writing any text.  0 is
+    :data:`FALSE`.  One per move valued: kept no longer (formulas kept alive from move to move
+    would lengthen every pass of Python's collector)."""
 
-    def __init__(self, limit: int = 20000) -> None:
-        self.limit = limit
-        self.fresh(clear=True)
-
-    def fresh(self, clear: bool = False) -> "_Numbered":
-        if clear or len(self._kept) > self.limit:
-            self._by_id: dict[int, int] = {}
-            self._kept: list[Any] = []
-            self._numbers: dict[Any, int] = {FALSE: 0}
-        return self
+    def __init__(self) -> None:
+        self._by_id: dict[int, int] = {}
+        self._kept: list[Any] = []
+        self._numbers: dict[Any, int] = {FALSE: 0}
 
     def __call__(self, facts: Sequence[Fact]) -> tuple[int, ...]:
         by_id = self._by_id
@@ -375,9 +368,6 @@ class _Numbered:
                 n = by_id[id(g)] = self._numbers.setdefault(g, len(self._numbers))
             out.append(n)
         return tuple(out)
-
-
-_NUMBERED = _Numbered()
 
 
 def _entropy(ps: Iterable[float]) -> float:
@@ -505,7 +495,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     # paths whose facts and view are the same are possible in the same worlds and look the same:
     # when each such class has as many paths, one path per class gives every look the same share
     classes: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Path]] = {}
-    numbered = _NUMBERED.fresh()
+    numbered = _Numbered()
     for p in paths:
         facts = numbered(p.facts)
         if 0 not in facts:  # a path never possible (a fact FALSE) weighs nothing
