@@ -499,7 +499,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     for p in paths:
         facts = numbered(p.facts)
         if 0 not in facts:  # a path never possible (a fact FALSE) weighs nothing
-            classes.setdefault((facts, numbered(p.seen)), []).append(p)
+            classes.setdefault((facts, facts if p.seen == p.facts else numbered(p.seen)), []).append(p)
     if len({len(c) for c in classes.values()}) > 1:
         return None  # unequal multiplicities weigh looks unequally: the reference path weighs them
     paths = [c[0] for c in classes.values()]
@@ -524,7 +524,7 @@ def _by_count(mv: MoveValue, base: Knowledge, mass: _Mass, paths: list[Path],
     says: dict[tuple[int, ...], tuple[str, ...]] = {}
     for p, k in zip(paths, keys):
         if k not in says:
-            says[k] = tuple(dict.fromkeys(f.text or repr(f.formula) for f in p.seen))
+            says[k] = tuple(dict.fromkeys([f.text or repr(f.formula) for f in p.seen]))
     h_x = _entropy(counted.dist.values())
     mv.bits = max(0.0, h_x - counted.h_given_world)
     mv.legal = counted.legal

@@ -311,8 +311,9 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
     legal = 0.0
     at = {c: n for n, c in enumerate(named)}
     values: list[int] = []
-    given: list[tuple[int, int, int, float, Hashable]] = []  # (value, named card, card, P, key): card seen
-    alone: list[tuple[int, float, Hashable]] = []  # (value, P, key): no card, or cards seen alike
+    # each path weighed, in order: (value, named card, card, P, key); the cards -1 where the seat
+    # does not tell the card apart (then the solution's shares are those of the value)
+    weighed: list[tuple[int, int, int, float, Hashable]] = []
     for v, members in shape.groups.items():
         if not 0 <= v < len(worlds) or not worlds[v]:
             continue
@@ -321,7 +322,7 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         legal += mass
         if members[0][1] is None:
             prob[members[0][0]] = mass
-            alone.append((v, mass, keys[members[0][0]]))
+            weighed.append((v, -1, -1, mass, keys[members[0][0]]))
             continue
         row, tw = held[v], weight[v]
         ways = v  # the paths possible in each world of the value: its counted cards there
@@ -340,10 +341,8 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         for i, c in members:
             q = prob[i] = mass * (row[col[c]] / tw) / ways  # type: ignore[index]
             if q > 0:
-                if distinct:  # the solution's shares in the worlds where the card seen lies there
-                    given.append((v, at[c], col[c], q, keys[i]))  # type: ignore[index]
-                else:
-                    alone.append((v, q, keys[i]))
+                seen = distinct  # the solution's shares in the worlds where the card seen lies there
+                weighed.append((v, at[c] if seen else -1, col[c] if seen else -1, q, keys[i]))  # type: ignore[index]
     if legal <= 0:
         return None
     dist: dict[Hashable, float] = {}
@@ -370,43 +369,72 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         for v in allowed[ids]:
             n += worlds[v] if card is None else worlds[v] * (held[v][col[card]] / weight[v])
         left[k] = int(round(n))
-    sol = _solution_from_sums(sums, values, given, alone, legal) if solution else None
+    sol = _solution_from_sums(sums, values, weighed, legal) if solution else None
     return Counted(dist, h_w / legal, legal / total, left, sol)
 
 
-def _solution_from_sums(sums: CountSums, values: list[int], given: list[tuple[int, int, int, float, Hashable]],
-                        alone: list[tuple[int, float, Hashable]], legal: float) -> float | None:
-    """I(solution; observation) from the table's sums by value (:func:`_solution_bits`' joint of
-    the seat's observation and the solution card, as an array) over ``legal``: each path of
-    ``given`` takes the solution's shares where its card lies there, each of ``alone`` those of its
-    value (:func:`_from_table` lists them); None when the solution is not one card."""
+def _solution_from_sums(sums: CountSums, values: list[int], weighed: list[tuple[int, int, int, float, Hashable]],
+                        legal: float) -> float | None:
+    """I(solution; observation) from the table's sums by value over ``legal``: each path of
+    ``weighed`` (:func:`_from_table` lists them, in :func:`_solution_bits`' order) takes the
+    solution's shares where its card lies there, or those of its value; None when the solution
+    is not one card.  The same numbers as :func:`_solution_bits`, to the last bit: each joint
+    entry the same product, each sum taken in the same order (running sums), each log2 Python's
+    (numpy's differs in the last bit now and then, and a move worth 0 must stay 0, not 4e-16)."""
     weight = sums.weight
     if values and not sums.one_card and \
             np.any(np.abs(sums.solution[values].sum(axis=1) / weight[values] - 1.0) > 1e-6):
         return None  # not a one-card solution
-    if not given and not alone:
+    if not weighed:
         return 0.0
+    v, n, c, q, keys = zip(*weighed)
+    v = list(v)
+    # the solution's shares of each path: given its card there, or of its value
+    per = sums.solution[v] / weight[v][:, None]
+    seen = [i for i, x in enumerate(n) if x >= 0]
+    if seen:
+        vs, ns, cs = [v[i] for i in seen], [n[i] for i in seen], [c[i] for i in seen]
+        per[seen] = sums.given[vs, ns] / sums.held[vs, cs][:, None]  # type: ignore[index]
+    scale = np.array(q) / legal
     index: dict[Hashable, int] = {}
-    parts, which = [], []  # P(path, solution card) of each path weighed, and its observation's index
-    if given:
-        v, n, c, q, k = (list(x) for x in zip(*given))
-        parts.append(sums.given[v, n] * (np.array(q) / legal / sums.held[v, c])[:, None])  # type: ignore[index]
-        which += [index.setdefault(key, len(index)) for key in k]
-    if alone:
-        v, q, k = (list(x) for x in zip(*alone))
-        parts.append(sums.solution[v] * (np.array(q) / legal / weight[v])[:, None])
-        which += [index.setdefault(key, len(index)) for key in k]
-    # P(observation, solution card): a row per observation (the paths' rows when each its own)
-    joint = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    if len(index) < len(which):
-        joint = np.zeros((len(index), joint.shape[1]))
-        np.add.at(joint, which, parts[0] if len(parts) == 1 else np.concatenate(parts))
-    # I = H(observation) - H(observation | solution) = the sum of P log2 P over (observation,
-    # solution card), less that over observations and that over solution cards (0 log2 0 = 0)
-    p = np.concatenate([joint.ravel(), joint.sum(axis=1), joint.sum(axis=0)])
-    t = p * np.log2(np.where(p > 0, p, 1.0))
-    a, b = joint.size, joint.size + joint.shape[0]
-    return max(0.0, float(t[:a].sum() - t[a:b].sum() - t[b:].sum()))
+    which = [index.setdefault(k, len(index)) for k in keys]
+    if len(index) < len(which):  # several paths look alike: the joint summed as _solution_bits sums it
+        joint: dict[int, dict[Hashable, float]] = {}
+        for k, s_, row in zip(which, scale.tolist(), per.tolist()):
+            into = joint.setdefault(k, {})
+            for x, share in enumerate(row):
+                if share > 0:
+                    into[x] = into.get(x, 0.0) + s_ * share
+        return _information(list(joint.values()))
+    rows = scale[:, None] * per  # P(observation, solution card), a row per observation
+    h_x = _entropy([sum(row) for row in rows.tolist()])
+    w = np.cumsum(rows, axis=0)[-1]  # P(solution card), summed over the observations in order
+    cards = np.flatnonzero(w > 0)
+    # per solution card: its first observation, and H(observation | the card)
+    firsts, h = [], []
+    for col in (rows[:, cards] / w[cards]).T.tolist():
+        firsts.append(next(i for i, p in enumerate(col) if p > 0))
+        h.append(max(0.0, -sum([p * math.log2(p) for p in col if p > 0])))
+    weights = w[cards].tolist()
+    h_s = 0.0
+    for x in sorted(range(len(h)), key=firsts.__getitem__):  # the cards in the order they first appear
+        h_s += weights[x] * h[x]
+    return max(0.0, h_x - h_s)
+
+
+def _information(joint: list[dict[Hashable, float]]) -> float:
+    """I(solution; observation) from P(observation, solution card): a row per observation, each
+    solution card's entry where positive (each sum in the rows' and entries' order)."""
+    by_solution: dict[Hashable, list[float]] = {}
+    for row in joint:
+        for x, q in row.items():
+            by_solution.setdefault(x, []).append(q)
+    h_x = _entropy(sum(row.values()) for row in joint)
+    h_s = 0.0
+    for qs in by_solution.values():
+        w = sum(qs)
+        h_s += w * _entropy(q / w for q in qs)
+    return max(0.0, h_x - h_s)
 
 
 def _left(shape: CountShape, seen: Sequence[Fact], slices: dict[int, Slice],
@@ -467,13 +495,4 @@ def _solution_bits(shape: CountShape, keys: Sequence[str], prob: dict[int, float
             for card, q in per_c.items():
                 if q > 0:
                     row[card] = row.get(card, 0.0) + prob[i] / legal * q
-    by_solution: dict[str, dict[str, float]] = {}
-    for k, row in joint.items():
-        for card, q in row.items():
-            by_solution.setdefault(card, {})[k] = q
-    h_x = _entropy(sum(row.values()) for row in joint.values())
-    h_s = 0.0
-    for card, row in by_solution.items():
-        w = sum(row.values())
-        h_s += w * _entropy(q / w for q in row.values())
-    return max(0.0, h_x - h_s)
+    return _information(list(joint.values()))

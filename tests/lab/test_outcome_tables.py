@@ -112,3 +112,24 @@ def test_paths_numbered_fall_in_the_classes_of_their_texts():
                 assert len(set(zip(texts, numbers))) == len(set(texts)) == len(set(numbers))
                 checked += len(paths)
         assert checked > 100
+
+
+@pytest.mark.parametrize("log, at, other", [("clean-5p.yaml", 13, False), ("clean-3p.yaml", 16, False),
+                                            ("clean-4p.yaml", 10, True)], ids=["5p", "3p-cook", "4p-other-seat"])
+def test_the_sums_by_value_are_the_slices_of_the_table_to_the_last_bit(log, at, other):
+    """lab.outcomes._from_table (the table summed by value, in arrays) against the table read one
+    slice per value and a dictionary per card (value_counted's slices of the same table, as before
+    _from_table): every field of every move's value equal, not only close (a move worth exactly 0
+    stays 0: greedy's choices, which compare such numbers, are the same)."""
+    from ruleslawyer.lab import outcomes
+    rep, lab, state, mover, kinds, facts = _setting(ROOT / "examples" / "perfect-alibi" / log, at)
+    seat = next(p for p in rep.deal.players if p != mover) if other else mover
+    facts = [f for f in rep.facts(at) if f.viewers is None or seat in f.viewers]
+    out = []
+    for arrays in (True, False):
+        turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, initial(rep.deal).with_facts(facts))
+        with patch.object(outcomes, "_from_table", outcomes._from_table if arrays else lambda *a, **k: outcomes._UNREAD):
+            out.append(value_moves(turn, max_choices=5000, budget=100000, kinds=["ask"], seat=seat))
+    arrays, slices = out
+    assert arrays.choices == slices.choices > 20 and all(m.counted_by == "marginal" for m in arrays.moves)
+    assert [m.to_json() for m in arrays.moves] == [m.to_json() for m in slices.moves]
