@@ -410,14 +410,12 @@ def _solution_from_sums(sums: CountSums, values: list[int], weighed: list[tuple[
     h_x = _entropy([sum(row) for row in rows.tolist()])
     w = np.cumsum(rows, axis=0)[-1]  # P(solution card), summed over the observations in order
     cards = np.flatnonzero(w > 0)
-    # per solution card: its first observation, and H(observation | the card)
-    firsts, h = [], []
-    for col in (rows[:, cards] / w[cards]).T.tolist():
-        firsts.append(next(i for i, p in enumerate(col) if p > 0))
-        h.append(max(0.0, -sum([p * math.log2(p) for p in col if p > 0])))
+    shares = rows[:, cards] / w[cards]
+    # H(observation | the card) per solution card
+    h = [max(0.0, -sum([p * math.log2(p) for p in col if p > 0])) for col in shares.T.tolist()]
     weights = w[cards].tolist()
     h_s = 0.0
-    for x in sorted(range(len(h)), key=firsts.__getitem__):  # the cards in the order they first appear
+    for x in np.argsort((shares > 0).argmax(axis=0), kind="stable").tolist():  # the cards as they first appear
         h_s += weights[x] * h[x]
     return max(0.0, h_x - h_s)
 
