@@ -38,6 +38,7 @@ Nothing here names a game: moves, parameters and facts are the rule file's.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import random
 import weakref
@@ -1663,20 +1664,37 @@ def _given_only(exprs: Iterable[Expr | None], name: str, functions: Mapping[str,
     todo = [e for e in exprs if e is not None]
     while todo:
         e = todo.pop()
-        try:
-            tree = ast.parse(e.source.strip(), mode="eval")
-        except (SyntaxError, ValueError):
+        if not _text_given_only(e.source, name):
             return False
-        parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name) \
-                    and node.value.id == "move" and not _none_test(parent.get(node), node):
-                return False
         for n in e.names:
             if n in functions and n not in seen:
                 seen.add(n)
                 todo.append(functions[n])
     return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(source: str) -> tuple[ast.Expression, dict[ast.AST, ast.AST]] | None:
+    """An expression's syntax tree and each node's parent (None: Python cannot parse it), kept
+    by its text for the analyses here, which only read them."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    return tree, {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_given_only(source: str, name: str) -> bool:
+    """:func:`_given_only` of one expression's text, its rule functions aside (kept by the
+    text: a rule set's observations reach the same rule functions many times)."""
+    parsed = _parsed(source)
+    if parsed is None:
+        return False
+    tree, parent = parsed
+    return not any(isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
+                   and node.value.id == "move" and not _none_test(parent.get(node), node)
+                   for node in ast.walk(tree))
 
 
 def _none_test(node: Any, operand: Any) -> bool:
@@ -1788,11 +1806,10 @@ def _fields_read(functions: Mapping[str, Any], name: str, index: int,
     otherwise (any other use, a name that rebinds it, a call that comes back to it)."""
     fn = functions[name]
     param = fn.args[index]
-    try:
-        tree = ast.parse(fn.expr.source.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+    parsed = _parsed(fn.expr.source)
+    if parsed is None:
         return None
-    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    tree, parent = parsed
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda) and any(a.arg == param for a in node.args.args):
