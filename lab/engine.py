@@ -298,6 +298,7 @@ class Lab:
         self._item_sets: dict[tuple[str, ...], frozenset[str]] = {}
         self._tidying: dict[tuple[str, str], Any] = {}  # see _tidy()
         self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
+        self._option_counts: dict[tuple[Any, ...], int] = {}  # see _option_count()
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
     def _settled(self, when: Expr | None, expr: Expr, known: Mapping[str, Any] | None = None) -> bool | str | None:
@@ -562,12 +563,9 @@ class Lab:
         """Every assignment of the mover's parameters (required ones; optional ones as given or
         left out), naming no item of ``exclude``; nothing when there are more than ``limit``."""
         info = self.kinds[kind]
+        if self._choice_count(state, actor, info, exclude) > limit:
+            return  # counted without listing them (a bot's turn asks this of thousands of choices)
         axes = self._mover_axes(state, actor, info, exclude)
-        total = 1
-        for values in axes:
-            total *= max(1, len(values))
-        if total > limit:
-            return
         names = [p.name for p in info.mover]
         for combo in itertools.product(*axes):
             yield {n: v for n, v in zip(names, combo) if v is not None}
@@ -635,9 +633,21 @@ class Lab:
     def _choice_count(self, state: State, actor: str, info: KindInfo, exclude: frozenset[str] | set[str]) -> int:
         """How many choices :meth:`mover_choices` would list (with no limit)."""
         total = 1
-        for values in self._mover_axes(state, actor, info, exclude):
-            total *= max(1, len(values))
+        for p in info.mover:
+            total *= max(1, self._option_count(state, actor, p, exclude) + self.may_leave_out(p))
         return total
+
+    def _option_count(self, state: State, actor: str, p: MoveParam, exclude: frozenset[str] | set[str]) -> int:
+        """``len(self.options(state, actor, p, exclude=exclude))``; an items parameter's kept by
+        what its list depends on (its size and the items left out), not listed again."""
+        if p.type != "items" or decided_by(p) == "outcome":
+            return len(self.options(state, actor, p, exclude=exclude))
+        env = self._actor_env(state, actor) if p.size is not None else None
+        key = (id(p), self._size(p, env) if env is not None else None, frozenset(exclude))
+        found = self._option_counts.get(key)
+        if found is None:
+            found = self._option_counts[key] = len(self.options(state, actor, p, exclude=exclude, env=env))
+        return found
 
     def _mover_stages(self, kind: str) -> list["_Stage"]:
         """Per mover's parameter (the rule file's order), the requirements of the mover's choices
