@@ -29,7 +29,11 @@ variable; when unsure, not shared (the chain is then followed per ending).
 way :func:`lab.advice.move_paths`' reference follows it after each (the same
 ways, in the same order, and None in the same cases), the facts of every
 ending worked out together (:meth:`Lab.ending_observations`); it serves too
-where the rules oblige no move at all.  Nothing here names a game.
+where the rules oblige no move at all.  The same analysis, with a mover's choice
+in place of the outcomes, finds the choices that may change the chain
+(:func:`chain_choices`): the choices of one state alike in those are followed by
+the same chain, worked out once for them all (a question's elements, written
+only into a record the chain does not read).  Nothing here names a game.
 """
 
 from __future__ import annotations
@@ -46,10 +50,11 @@ from ..spec.machine import Play, State
 from ..spec.model import Effect
 from .engine import Lab, _state_read, _state_written, never
 
-__all__ = ["chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
+__all__ = ["chain_choices", "chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
 
-#: lab -> kind -> whether the chain after its endings is shared (the rule file decides: kept per lab)
-_KEPT: "weakref.WeakKeyDictionary[Lab, dict[str, bool]]" = weakref.WeakKeyDictionary()
+#: lab -> kind -> whether the chain after its endings is shared, and ("choices", kind) -> its
+#: chain_choices (the rule file decides: kept per lab)
+_KEPT: "weakref.WeakKeyDictionary[Lab, dict[Any, Any]]" = weakref.WeakKeyDictionary()
 #: State names the rule language derives from a part of the state, beyond those _state_read knows.
 _DERIVED = {"next_active": "out", "active": "out"}
 _VARS = re.compile(r"\bvars\b")
@@ -65,11 +70,31 @@ def chain_shared(lab: Lab, kind: str) -> bool:
     return kept[kind]
 
 
-def tainted_by_outcomes(lab: Lab, kind: str) -> frozenset[str]:
+def chain_choices(lab: Lab, kind: str) -> tuple[str, ...]:
+    """The mover's choices of a ``kind`` move that may change the moves obliged after it (the
+    parts of the state their values reach, as :func:`tainted_by_outcomes` finds them, read by
+    what decides the chain): two choices alike in these are followed by the same chain, once
+    the chain is shared by their endings (:func:`chain_shared`).  When the others and the
+    outcomes together may reach what the chain reads, every choice counts."""
+    kept = _KEPT.setdefault(lab, {})
+    key = ("choices", kind)
+    if key not in kept:
+        reads = chain_reads(lab)
+        info = lab.kinds[kind]
+        names = tuple(p.name for p in info.mover)
+        some = tuple(n for n in names if _overlap(reads, tainted_by_outcomes(lab, kind, (n,))))
+        # the others and the outcomes together reach nothing read (else: every choice counts)
+        rest = {n for n in names if n not in some} | {p.name for p in info.outcome}
+        kept[key] = names if _overlap(reads, tainted_by_outcomes(lab, kind, rest)) else some
+    return kept[key]
+
+
+def tainted_by_outcomes(lab: Lab, kind: str, names: Iterable[str] | None = None) -> frozenset[str]:
     """The parts of the state that may differ between the states after two endings of a ``kind``
-    move, or after the moves obliged after them."""
+    move, or after the moves obliged after them (``names``: between two moves whose parameters
+    of these names alone differ)."""
     info = lab.kinds[kind]
-    outcome = {p.name for p in info.outcome} | {"*"}
+    outcome = ({p.name for p in info.outcome} if names is None else set(names)) | {"*"}
     tainted: set[str] = set()
     due = [i.move for i in lab.kinds.values() if i.due is not None]
     grew = True
@@ -216,11 +241,20 @@ def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit:
     endings of one choice are distinct plays (:meth:`Lab.completions` lists distinct
     combinations of outcome values), so each is new to the reference's list and both its checks
     grow with each ending: the last ending's decide, and they are made before any fact is worked
-    out.  ``memos``: the observation memo of each state by its id (``state``'s among them).
+    out.  ``memos``: the observation memo of each state by its id (``state``'s among them; the
+    chain after the first ending is kept in it for the choices alike in :func:`chain_choices`).
     ``deal``: the ways with a fact that no deal of its shape satisfies
     (:func:`lab.engine.never`) left out, once the limits are decided (the reference's ways,
     those left out the same way); an ending's facts after such a fact are not worked out."""
-    tails, peak = _tails(lab, state, first[0], seat, memos)
+    memo = _memo_of(lab, state, memos)
+    # the chain is the same for the choices alike in what may change it (chain_choices): followed
+    # once per class of them from this state (its memo serves every choice from it)
+    play = first[0]
+    key = ("tails", play.kind, seat, tuple(repr(play.args.get(n)) for n in chain_choices(lab, play.kind)))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _tails(lab, state, play, seat, memos)
+    tails, peak = found
     n, each = len(first), len(tails)
     if n * each > limit or (peak is not None and (n - 1) * each + peak > 4 * limit):
         return None
@@ -229,7 +263,6 @@ def shared_ways(lab: Lab, state: State, first: Sequence[Play], seat: str, limit:
         impossible = lambda f: never(f.formula, deal)  # noqa: E731
         tails = [t for t in tails if not any(impossible(f) for f in t[1])]
     out: list[Way] = []
-    memo = _memo_of(lab, state, memos)
     for play, new in zip(first, lab.ending_observations(state, first, ("advice", 1), memo, impossible)):
         if new is None:
             continue

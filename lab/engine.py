@@ -38,6 +38,7 @@ Nothing here names a game: moves, parameters and facts are the rule file's.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import random
 import weakref
@@ -297,6 +298,7 @@ class Lab:
         self._item_sets: dict[tuple[str, ...], frozenset[str]] = {}
         self._tidying: dict[tuple[str, str], Any] = {}  # see _tidy()
         self._groups_cache: dict[tuple[Any, ...], list[list[str]]] = {}
+        self._option_counts: dict[tuple[Any, ...], int] = {}  # see _option_count()
         self.n_cards = sum(len(rules.components[d.cards].items) for d in (rules.deal.decks if rules.deal else ()))
 
     def _settled(self, when: Expr | None, expr: Expr, known: Mapping[str, Any] | None = None) -> bool | str | None:
@@ -561,12 +563,9 @@ class Lab:
         """Every assignment of the mover's parameters (required ones; optional ones as given or
         left out), naming no item of ``exclude``; nothing when there are more than ``limit``."""
         info = self.kinds[kind]
+        if self._choice_count(state, actor, info, exclude) > limit:
+            return  # counted without listing them (a bot's turn asks this of thousands of choices)
         axes = self._mover_axes(state, actor, info, exclude)
-        total = 1
-        for values in axes:
-            total *= max(1, len(values))
-        if total > limit:
-            return
         names = [p.name for p in info.mover]
         for combo in itertools.product(*axes):
             yield {n: v for n, v in zip(names, combo) if v is not None}
@@ -634,9 +633,21 @@ class Lab:
     def _choice_count(self, state: State, actor: str, info: KindInfo, exclude: frozenset[str] | set[str]) -> int:
         """How many choices :meth:`mover_choices` would list (with no limit)."""
         total = 1
-        for values in self._mover_axes(state, actor, info, exclude):
-            total *= max(1, len(values))
+        for p in info.mover:
+            total *= max(1, self._option_count(state, actor, p, exclude) + self.may_leave_out(p))
         return total
+
+    def _option_count(self, state: State, actor: str, p: MoveParam, exclude: frozenset[str] | set[str]) -> int:
+        """``len(self.options(state, actor, p, exclude=exclude))``; an items parameter's kept by
+        what its list depends on (its size and the items left out), not listed again."""
+        if p.type != "items" or decided_by(p) == "outcome":
+            return len(self.options(state, actor, p, exclude=exclude))
+        env = self._actor_env(state, actor) if p.size is not None else None
+        key = (id(p), self._size(p, env) if env is not None else None, frozenset(exclude))
+        found = self._option_counts.get(key)
+        if found is None:
+            found = self._option_counts[key] = len(self.options(state, actor, p, exclude=exclude, env=env))
+        return found
 
     def _mover_stages(self, kind: str) -> list["_Stage"]:
         """Per mover's parameter (the rule file's order), the requirements of the mover's choices
@@ -1663,20 +1674,37 @@ def _given_only(exprs: Iterable[Expr | None], name: str, functions: Mapping[str,
     todo = [e for e in exprs if e is not None]
     while todo:
         e = todo.pop()
-        try:
-            tree = ast.parse(e.source.strip(), mode="eval")
-        except (SyntaxError, ValueError):
+        if not _text_given_only(e.source, name):
             return False
-        parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name) \
-                    and node.value.id == "move" and not _none_test(parent.get(node), node):
-                return False
         for n in e.names:
             if n in functions and n not in seen:
                 seen.add(n)
                 todo.append(functions[n])
     return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(source: str) -> tuple[ast.Expression, dict[ast.AST, ast.AST]] | None:
+    """An expression's syntax tree and each node's parent (None: Python cannot parse it), kept
+    by its text for the analyses here, which only read them."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    return tree, {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_given_only(source: str, name: str) -> bool:
+    """:func:`_given_only` of one expression's text, its rule functions aside (kept by the
+    text: a rule set's observations reach the same rule functions many times)."""
+    parsed = _parsed(source)
+    if parsed is None:
+        return False
+    tree, parent = parsed
+    return not any(isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.value, ast.Name)
+                   and node.value.id == "move" and not _none_test(parent.get(node), node)
+                   for node in ast.walk(tree))
 
 
 def _none_test(node: Any, operand: Any) -> bool:
@@ -1788,11 +1816,10 @@ def _fields_read(functions: Mapping[str, Any], name: str, index: int,
     otherwise (any other use, a name that rebinds it, a call that comes back to it)."""
     fn = functions[name]
     param = fn.args[index]
-    try:
-        tree = ast.parse(fn.expr.source.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+    parsed = _parsed(fn.expr.source)
+    if parsed is None:
         return None
-    parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    tree, parent = parsed
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda) and any(a.arg == param for a in node.args.args):

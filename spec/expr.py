@@ -580,7 +580,7 @@ def _fused(groups: Sequence[Sequence[tuple[Expr | None, Expr]]], answer: str,
     if key in _FUSED:
         fn = _FUSED[key]
     else:
-        fn = _fused_made(groups, answer)
+        fn = _fused_made(groups, answer, key)
         _remember(_FUSED, key, fn)
     if fn is None:
         return exact
@@ -1102,14 +1102,26 @@ _MAX_REMEMBERED = 8192
 
 
 def _fused_made(groups: Sequence[Sequence[tuple[Expr | None, Expr]]],
-                answer: str) -> Callable[[Any, list[Any]], Any] | None:
-    """:func:`exprgen.generate_checks`' function of the groups' texts (None: not translated)."""
-    from .exprgen import generate_checks  # it imports this module
+                answer: str, key: Any) -> Callable[[Any, list[Any]], Any] | None:
+    """:func:`exprgen.generate_checks`' function of the groups' texts (None: not translated),
+    its code from the disk cache when an earlier command made it (:mod:`spec.fusedcache`)."""
+    from . import fusedcache
+    from .exprgen import checks_from_code, generate_checks  # it imports this module
+    code = fusedcache.stored(key)
+    if code is None:
+        return None
+    if code is not fusedcache.NOT_STORED:
+        fn = checks_from_code(code)
+        if fn is not None:
+            return fn
     trees = [[tuple(None if e is None else _tree(e.source) for e in pair) for pair in group] for group in groups]
     given = [(e, t) for group, made in zip(groups, trees) for pair, got in zip(group, made) for e, t in zip(pair, got)]
     if any(e is not None and t is None for e, t in given):  # Python cannot parse one again: the exact way
-        return None
-    return generate_checks(trees, answer)  # type: ignore[arg-type]
+        fn = None
+    else:
+        fn = generate_checks(trees, answer)  # type: ignore[arg-type]
+    fusedcache.made(key, None if fn is None else fn.__code__)
+    return fn
 
 
 #: The fused checks' generated functions by (answer, the groups' texts), made once per process.

@@ -522,6 +522,16 @@ def from_code(code: Any, params: tuple[str, ...] = ()) -> Callable[..., Any] | N
                               None if params else (_UNBUDGETED,))
 
 
+def checks_from_code(code: Any) -> Callable[[Any, list[Any]], Any] | None:
+    """The function :func:`generate_checks` made, from its code object (read back from the disk
+    cache, :mod:`spec.fusedcache`); None when ``code`` is not one."""
+    if not (isinstance(code, types.CodeType) and code.co_name == "_rule" and code.co_argcount == 2
+            and code.co_varnames[:2] == ("env", "budget")):
+        return None
+    used = _globals_read(code) & _HELPERS.keys()
+    return types.FunctionType(code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", None)
+
+
 def generate_checks(groups: Sequence[Sequence[tuple[ast.Expression | None, ast.Expression]]],
                     answer: str) -> Callable[[Any, list[Any]], Any] | None:
     """One function ``(env, budget)`` that checks groups of requirements (a condition or None,

@@ -134,7 +134,7 @@ class Lin:
             return (self - other)._cmp(op, 0)
         if not _is_int(other):
             raise FactError(f"cannot compare a count of cards with {type(other).__name__}")
-        return Atom.make(Lin(self.terms), op, other - self.constant)
+        return Atom.make(self, op, other - self.constant)  # (make drops the constant)
 
     def __eq__(self, other: Any) -> "Formula":  # type: ignore[override]
         return self._cmp("==", other)
@@ -171,10 +171,18 @@ def _term_key(term: tuple[str, frozenset[str], int]) -> tuple[str, tuple[str, ..
 
 def _decide(op: str, lo: int, hi: int, value: int) -> bool | None:
     """True or False when every count from ``lo`` to ``hi`` gives the same answer."""
-    always = {"==": lo == hi == value, "!=": value < lo or value > hi, "<=": hi <= value,
-              "<": hi < value, ">=": lo >= value, ">": lo > value}[op]
-    never = {"==": value < lo or value > hi, "!=": lo == hi == value, "<=": lo > value,
-             "<": lo >= value, ">=": hi < value, ">": hi <= value}[op]
+    if op == "==":
+        always, never = lo == hi == value, value < lo or value > hi
+    elif op == "!=":
+        always, never = value < lo or value > hi, lo == hi == value
+    elif op == "<=":
+        always, never = hi <= value, lo > value
+    elif op == "<":
+        always, never = hi < value, lo >= value
+    elif op == ">=":
+        always, never = lo >= value, hi < value
+    else:  # ">"
+        always, never = lo > value, hi <= value
     return True if always else False if never else None
 
 
@@ -215,7 +223,8 @@ class Atom(_Node):
     def make(lin: Lin, op: str, value: int) -> "Formula":
         if op not in OPS:
             raise FactError(f"unknown comparison {op!r}")
-        lin = Lin(lin.terms)
+        if lin.constant:
+            lin = Lin(lin.terms)
         lo, hi = lin.bounds()
         decided = _decide(op, lo, hi, value)
         if decided is not None:  # the bounds alone decide it (e.g. 2 cards counted == 5)

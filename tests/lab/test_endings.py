@@ -22,7 +22,8 @@ from ruleslawyer.checker.log import parse_log
 from ruleslawyer.checker.replay import replay
 from ruleslawyer.lab import advice
 from ruleslawyer.lab.advice import MAX_PATHS, move_paths
-from ruleslawyer.lab.chain import chain_shared
+from ruleslawyer.lab import chain
+from ruleslawyer.lab.chain import chain_choices, chain_shared
 from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
 from ruleslawyer.lab.suggest import position
 from ruleslawyer.spec.expr import evaluations
@@ -133,6 +134,63 @@ def test_which_chains_are_shared_by_the_bundled_rule_files():
     assert chain_shared(alibi, "ask") and chain_shared(clue, "show")
     assert not chain_shared(alibi, "draw") and not chain_shared(alibi, "guess")
     assert not chain_shared(clue, "accuse")
+
+
+def test_which_choices_change_the_chain_in_the_bundled_rule_files():
+    """From the rule file: the elements a question asks about go only into the record of
+    questions ("questions: updated(vars.questions, move_number, question())"), which neither the
+    tile drawn after it nor the guess due after a final question reads; how it is asked (a
+    final question: the guess is due) and the tile taken (the display the next draw reads) do
+    change the chain."""
+    names = chain_choices(Lab(load_rules("perfect-alibi")), "ask")
+    assert "asked" not in names and "via" in names
+
+
+#: A house rule where the tile is drawn only after a question about more than one element:
+#: the chain after a question then depends on what it asks about (a mover's choice), not on
+#: its answer (the record it reads is written from the question's elements alone).
+DRAW_AFTER_WIDE = """ruleslawyer: 1
+extends: perfect-alibi
+name: draw-after-wide
+change:
+  state:
+    wide: {init: "true"}
+  moves:
+    ask:
+      effects:
+        $add:
+          - {set: {wide: "len(move.asked) > 1"}}
+    draw:
+      due: "turn if phase == 'assistants' and len(vars.chosen) == 0 and vars.setup_draws < params.display_size else (vars.to_draw if vars.wide else none)"
+"""
+
+
+def test_a_chain_that_reads_a_choice_is_followed_per_class_of_that_choice(tmp_path, monkeypatch):
+    """The chain after a question is followed once for the questions alike in what may change
+    it (chain_choices): with the draw reading what was asked, the questions about one element
+    and those about several are not alike, and each is listed as the reference lists it."""
+    house = tmp_path / "h.yaml"
+    house.write_text(DRAW_AFTER_WIDE)
+    parsed, rules = parse_log(str(ROOT / "examples" / "perfect-alibi/clean-3p.yaml"), house=(str(house),))
+
+    def listing():
+        lab = Lab(rules)
+        state, mover, _kinds = position(replay(parsed, rules), lab, 24)
+        choices = [c for c in lab.mover_choices(state, mover, "ask", limit=MAX_ENUMERATE)
+                   if lab.completions(state, mover, "ask", c, None, random.Random(0))]
+        narrow = next(c for c in choices if len(c["asked"]) == 1)
+        wide = next(c for c in choices if len(c["asked"]) > 1 and all(c[n] == narrow[n] for n in c if n != "asked"))
+        with evaluations():
+            return lab, state, mover, [(c, move_paths(lab, state, mover, "ask", c, mover)) for c in (narrow, wide)]
+    lab, state, mover, listed = listing()
+    assert chain_shared(lab, "ask") and "asked" in chain_choices(lab, "ask")
+    for choice, paths in listed:
+        assert _paths(paths) == _paths(move_paths(lab, state, mover, "ask", choice, mover, memo=False)), choice
+    assert {len(p.plays) for p in listed[0][1]} == {1} and {len(p.plays) for p in listed[1][1]} == {2}
+    # followed once for both (as if the analysis said so), the wide question would take no draw
+    monkeypatch.setattr(chain, "chain_choices", lambda lab, kind: ())
+    lab, state, mover, wrong = listing()
+    assert _paths(wrong[1][1]) != _paths(move_paths(lab, state, mover, "ask", wrong[1][0], mover, memo=False))
 
 
 #: A house rule where the tile is drawn only after an answer other than 0: the chain after a

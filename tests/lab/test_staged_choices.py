@@ -60,6 +60,32 @@ def test_the_staged_list_is_the_plain_check_of_every_choice(name):
     assert kinds_seen
 
 
+@pytest.mark.parametrize("name", FILES)
+def test_the_count_of_choices_is_the_length_of_their_list(name):
+    """``mover_choices`` decides its ``limit`` from a count kept per items parameter
+    (``Lab._option_count``): at each state looked at, for every kind open to every player, with
+    and without items left out, the count is the length of the plain list (every choice listed
+    with no limit, once the count was kept too), and the limit gives the whole list at the count
+    and nothing one below it."""
+    lab = _lab(name)
+    states, _world = game_states(lab, MOVES)
+    counted = 0
+    for state in states[::EVERY]:
+        for actor, open_ in lab.actors(state).items():
+            for kind in open_:
+                info = lab.kinds[kind]
+                for exclude in (frozenset(), frozenset(lab.rules.components[next(iter(lab.rules.components))].items[:2])):
+                    for _twice in range(2):
+                        plain = list(lab.mover_choices(state, actor, kind, limit=10 ** 9, exclude=exclude))
+                        n = lab._choice_count(state, actor, info, exclude)
+                        assert n == max(1, len(plain)), (name, state.played, actor, kind, exclude)
+                        if plain:
+                            assert list(lab.mover_choices(state, actor, kind, limit=n, exclude=exclude)) == plain
+                            assert not list(lab.mover_choices(state, actor, kind, limit=n - 1, exclude=exclude))
+                    counted += 1
+    assert counted
+
+
 def _mover_rule_broken(lab: Lab, state, actor: str, kind: str, args) -> bool:
     """Whether the state machine finds a rule broken that reads only the mover's choices, for a move
     with these choices, every optional outcome left out (the rules its violations name)."""
