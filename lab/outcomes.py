@@ -295,9 +295,9 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
     """:func:`value_counted` read from ``table`` summed by the value of the count
     (:meth:`~ruleslawyer.solver.table.OwnerTable.by_count`: one matrix product for every value,
     card and solution), the same sums :func:`value_counted`'s slices of the table take one
-    dictionary per value and card: the same values (the same arithmetic on each number, the
-    information about the solution summed in arrays instead of per card).  :data:`_UNREAD` when
-    the table lacks a card the paths name (the slices of it then answer)."""
+    dictionary per value and card: the same numbers to the last bit (the same arithmetic on
+    each, in the same order).  ``whole``: as :func:`value_counted`'s.  :data:`_UNREAD` when the
+    table lacks a card the paths name (the slices of it then answer)."""
     col = table.index
     named = sorted({c for m in shape.groups.values() for _i, c in m if c is not None})
     if not (shape.cards <= col.keys() and col.keys() >= set(named)):
@@ -340,9 +340,9 @@ def _from_table(shape: CountShape, paths: Sequence, keys: Sequence[Hashable], ta
         distinct = len(members) > 1 and keys[members[0][0]] != keys[members[1][0]]
         for i, c in members:
             q = prob[i] = mass * (row[col[c]] / tw) / ways  # type: ignore[index]
-            if q > 0:
-                seen = distinct  # the solution's shares in the worlds where the card seen lies there
-                weighed.append((v, at[c] if seen else -1, col[c] if seen else -1, q, keys[i]))  # type: ignore[index]
+            if q > 0:  # where the seat tells the card apart: the solution's shares given it there
+                among, bit = (at[c], col[c]) if distinct else (-1, -1)  # type: ignore[index]
+                weighed.append((v, among, bit, q, keys[i]))
     if legal <= 0:
         return None
     dist: dict[Hashable, float] = {}
