@@ -20,8 +20,9 @@ For each case (a bundled log, a move, the kind of move valued), the CPU time
 * ``reference`` — the same with ``marginals=False``: one solver count per
   outcome (and per solution for the information about the solution);
 * ``plain`` — a plain enumeration of the same values: every deal the seat
-  cannot rule out listed with itertools, each move's paths tried in each
-  (only where the seat's deals are few enough: ``plain_worlds``).
+  cannot rule out listed (with itertools, the tests' own, where they are a few
+  thousand; else as a table of deals, one row each, ``tests/lab/plain_table.py``), each
+  move's paths tried in each (``plain_worlds``: the deals).
 
 ``--reference-paths``: every way to end listed with its facts from the
 state machine, per ending (``move_paths(memo=False)``, the reference of
@@ -58,13 +59,16 @@ from ruleslawyer.solver.engines import initial
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tests.lab.plain_table import Deals, plain_values as numpy_values  # noqa: E402  (the same, a table of deals)
 from tests.lab.test_outcomes import plain_values, seat_worlds  # noqa: E402  (the tests' plain enumeration)
-#: name -> (log, after move, kind valued, the plain enumeration's deals: "hand" (the seat's hand pinned) or None)
+#: name -> (log, after move, kind valued, the plain enumeration's deals, the seat's hand pinned: "hand"
+#: (the tests' enumeration, in Python) or "numpy" (the same over a table of deals, tests/lab/plain_table.py))
 CASES = {
-    "alibi-5p": ("examples/perfect-alibi/clean-5p.yaml", 13, "ask", None),
+    "alibi-5p": ("examples/perfect-alibi/clean-5p.yaml", 13, "ask", "numpy"),
     "alibi-3p": ("examples/perfect-alibi/clean-3p.yaml", 24, "ask", "hand"),
     # Yellow holds the Cook: a question answered 2 or more ends with a card drawn from the whole hand
     "alibi-3p-cook": ("examples/perfect-alibi/clean-3p.yaml", 16, "ask", "hand"),
+    # (a hand of each category, the categories shuffled: deals weighed by the pattern, not plain)
     "lady-4p-start": ("examples/lady-alice/clean-4p.yaml", 0, "suspect", None),
     "lady-4p": ("examples/lady-alice/clean-4p.yaml", 4, "accuse", None),
 }
@@ -111,12 +115,18 @@ def run(name: str, plain: bool, memo: bool = True, chain: bool = True, every: bo
              for p in [move_paths(lab, state, mover, kind, c, mover, memo=memo, chain=chain, deal=shape)] if p]
     out["paths_s"] = round(time.process_time() - t, 3)
     out["choices"] = len(legal)
-    if plain and plain_kind == "hand":
+    if plain and plain_kind is not None:
         t = time.process_time()
-        worlds = seat_worlds(rep.deal, facts, f"hand:{mover}")
+        if plain_kind == "hand":
+            worlds = seat_worlds(rep.deal, facts, f"hand:{mover}")
+            values_of = lambda paths: plain_values(worlds, paths, set(rep.deal.solution))  # noqa: E731
+        else:
+            worlds = Deals(rep.deal, facts, f"hand:{mover}")
+            solution = worlds.solution_ids(set(rep.deal.solution))
+            values_of = lambda paths: numpy_values(worlds, paths, solution)  # noqa: E731
         worst = 0.0
         for c, paths in legal:
-            _dist, bits, sbits, _left, _legal = plain_values(worlds, paths, set(rep.deal.solution))
+            _dist, bits, sbits, _left, _legal = values_of(paths)
             got = values.get(repr(c))
             if got is not None and got[1] is not None:
                 worst = max(worst, abs(got[0] - bits), abs(got[1] - sbits))
