@@ -17,27 +17,19 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.checker.log import parse_log
-from ruleslawyer.checker.replay import replay
 from ruleslawyer.lab.advice import _key, move_paths, value_moves
-from ruleslawyer.lab.bots import Turn
-from ruleslawyer.lab.engine import MAX_ENUMERATE, Lab
-from ruleslawyer.lab.suggest import position
-from ruleslawyer.solver.engines import initial
+from ruleslawyer.lab.engine import MAX_ENUMERATE
 
 from .plain_table import Deals, plain_values as table_values
+from .test_advice import _setting as setting
 from .test_outcomes import plain_values, seat_worlds
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _setting(log: str, at: int):
-    parsed, rules = parse_log(str(ROOT / "examples" / log))
-    rep = replay(parsed, rules)
-    lab = Lab(rules)
-    state, mover, kinds = position(rep, lab, at)
-    facts = [f for f in rep.facts(at) if f.viewers is None or mover in f.viewers]
-    return rep, lab, state, mover, kinds, facts
+    rep, lab, turn, facts = setting(ROOT / "examples" / log, at)
+    return rep, lab, turn.state, turn.actor, turn.kinds, facts
 
 
 @pytest.mark.parametrize("log, at", [("perfect-alibi/clean-3p.yaml", 16), ("perfect-alibi/clean-3p.yaml", 6)])
@@ -67,12 +59,11 @@ SAMPLE = 16
 
 @pytest.mark.heavy  # the table of 4,804,800 deals and a question's columns: about 15 s of CPU
 def test_five_player_questions_against_the_plain_enumeration():
-    rep, lab, state, mover, kinds, facts = _setting("perfect-alibi/clean-5p.yaml", 13)
+    rep, lab, turn, facts = setting(ROOT / "examples" / "perfect-alibi/clean-5p.yaml", 13)
+    state, mover = turn.state, turn.actor
     deals = Deals(rep.deal, facts, f"hand:{mover}")
     assert len(deals) == 2_016_000
     solution = deals.solution_ids(set(rep.deal.solution))
-    view = initial(rep.deal).with_facts(facts)
-    turn = Turn(lab, state, mover, kinds, {}, random.Random(0), rep.deal, view)
     advice = value_moves(turn, max_choices=MAX_ENUMERATE, kinds=["ask"], budget=10 ** 7)
     assert advice.choices == 150 and not advice.sampled
     for mv in random.Random(13).sample(advice.moves, SAMPLE):
