@@ -176,14 +176,20 @@ def render_plots(results: Sequence[Result], labels: Sequence[str]) -> list[tuple
     save(fig, "winrate")
 
     fig, ax = plt.subplots(figsize=(7, 4))
+    drawn = 0
     for res, label in zip(results, labels):
         det = res.summary["determination"]
         if det:
             ax.plot(range(len(det["curve"])), det["curve"], label=label)
+            drawn += 1
     ax.set_xlabel("moves played")
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
     ax.set_title("Solution known to the spectator")
-    ax.legend()
+    if drawn:
+        ax.legend()
+    else:  # an empty legend is a warning on stderr; say why the plot is empty instead
+        ax.text(0.5, 0.5, "no game tracked what the spectator knew", ha="center", va="center",
+                transform=ax.transAxes)
     save(fig, "determination")
     return written

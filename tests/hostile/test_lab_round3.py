@@ -61,6 +61,7 @@ def test_a_mean_interval_stays_in_its_quantity_s_range():
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare"])
+@pytest.mark.filterwarnings("error::UserWarning")  # an empty plot's legend warned on stderr
 def test_three_games_plot(tmp_path, capsys, command):
     argv = [command, "lady-alice", "--games", "3", "--no-determination", "--plots", tmp_path / "plots"]
     if command == "compare":
