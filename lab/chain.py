@@ -50,7 +50,8 @@ from ..spec.machine import Play, State
 from ..spec.model import Effect
 from .engine import Lab, _state_read, _state_written, never
 
-__all__ = ["chain_choices", "chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways", "MAX_CHAIN", "Way"]
+__all__ = ["chain_choices", "chain_shared", "tainted_by_outcomes", "chain_reads", "obliged", "shared_ways",
+           "MAX_CHAIN", "Way"]
 
 #: lab -> kind -> whether the chain after its endings is shared, and ("choices", kind) -> its
 #: chain_choices (the rule file decides: kept per lab)

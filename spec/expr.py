@@ -1106,12 +1106,12 @@ def _fused_made(groups: Sequence[Sequence[tuple[Expr | None, Expr]]],
     """:func:`exprgen.generate_checks`' function of the groups' texts (None: not translated),
     its code from the disk cache when an earlier command made it (:mod:`spec.fusedcache`)."""
     from . import fusedcache
-    from .exprgen import checks_from_code, generate_checks  # it imports this module
+    from .exprgen import from_code, generate_checks  # it imports this module
     code = fusedcache.stored(key)
     if code is None:
         return None
     if code is not fusedcache.NOT_STORED:
-        fn = checks_from_code(code)
+        fn = from_code(code, checks=True)
         if fn is not None:
             return fn
     trees = [[tuple(None if e is None else _tree(e.source) for e in pair) for pair in group] for group in groups]

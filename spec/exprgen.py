@@ -511,25 +511,16 @@ def generate(tree: ast.Expression, params: tuple[str, ...] = ()) -> Callable[...
         return None
 
 
-def from_code(code: Any, params: tuple[str, ...] = ()) -> Callable[..., Any] | None:
-    """The function :func:`generate` made, from its code object (read back from the disk cache,
-    :mod:`spec.diskcache`); None when ``code`` is not one (then the caller generates it again)."""
+def from_code(code: Any, params: tuple[str, ...] = (), checks: bool = False) -> Callable[..., Any] | None:
+    """The function :func:`generate` made (``checks``: :func:`generate_checks`), from its code
+    object (read back from the disk cache, :mod:`spec.diskcache`, :mod:`spec.fusedcache`); None
+    when ``code`` is not one (then the caller generates it again)."""
     if not (isinstance(code, types.CodeType) and code.co_name == "_rule" and code.co_argcount == 2 + len(params)
             and code.co_varnames[:2] == ("env", "budget")):
         return None
     used = _globals_read(code) & _HELPERS.keys()
     return types.FunctionType(code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule",
-                              None if params else (_UNBUDGETED,))
-
-
-def checks_from_code(code: Any) -> Callable[[Any, list[Any]], Any] | None:
-    """The function :func:`generate_checks` made, from its code object (read back from the disk
-    cache, :mod:`spec.fusedcache`); None when ``code`` is not one."""
-    if not (isinstance(code, types.CodeType) and code.co_name == "_rule" and code.co_argcount == 2
-            and code.co_varnames[:2] == ("env", "budget")):
-        return None
-    used = _globals_read(code) & _HELPERS.keys()
-    return types.FunctionType(code, {"__builtins__": {}, **{n: _HELPERS[n] for n in used}}, "_rule", None)
+                              None if params or checks else (_UNBUDGETED,))
 
 
 def generate_checks(groups: Sequence[Sequence[tuple[ast.Expression | None, ast.Expression]]],

@@ -13,7 +13,7 @@ code of the expected shape is ignored and the function made again.
 >>> import os, tempfile
 >>> before = os.environ.get("RULESLAWYER_CACHE")
 >>> os.environ["RULESLAWYER_CACHE"] = "off"
->>> stored(("index", ((None, "n > 1"),)))  is NOT_STORED
+>>> stored(("index", ((None, "n > 1"),))) is NOT_STORED
 True
 >>> _ = os.environ.pop("RULESLAWYER_CACHE") if before is None else os.environ.update(RULESLAWYER_CACHE=before)
 """
@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 import atexit
-import types
 from typing import Any
 
 from . import diskcache
@@ -49,19 +48,11 @@ def _entry() -> dict[Any, Any]:
 
 def stored(key: Any) -> Any:
     """The stored code of the fused checks of ``key`` (None: stored as not made, the
-    requirements not translated), or :data:`NOT_STORED`."""
+    requirements not translated), or :data:`NOT_STORED`.  Whether it is a function's code of
+    the expected shape is the caller's to check (:func:`spec.exprgen.from_code`)."""
     if diskcache.folder() is None:
         return NOT_STORED
-    code = _entry().get(key, NOT_STORED)
-    if code is None or code is NOT_STORED or _shaped(code):
-        return code
-    return NOT_STORED
-
-
-def _shaped(code: Any) -> bool:
-    """Whether ``code`` is the code of a fused check: ``_rule(env, budget)``."""
-    return isinstance(code, types.CodeType) and code.co_name == "_rule" and code.co_argcount == 2 \
-        and code.co_varnames[:2] == ("env", "budget")
+    return _entry().get(key, NOT_STORED)
 
 
 def made(key: Any, code: types.CodeType | None) -> None:

@@ -54,7 +54,8 @@ def _assign(n: int, sizes: Sequence[int]) -> np.ndarray:
 
 class Deals:
     """Every deal of a one-deck deal dealt uniformly (no constraint on its zones' groups) with the
-    seat's own zone's cards fixed (``own``), that fits ``facts``: ``rows[d, i]`` the zone (an index into ``zones``) card ``cards[i]`` lies in."""
+    seat's own zone's cards fixed (``own``), that fits ``facts``: ``rows[d, i]`` the zone (an
+    index into ``zones``) card ``cards[i]`` lies in."""
 
     def __init__(self, deal: Deal, facts: Sequence[Any], seat_zone: str):
         (deck,) = deal.decks

@@ -74,7 +74,8 @@ def test_the_count_of_choices_is_the_length_of_their_list(name):
         for actor, open_ in lab.actors(state).items():
             for kind in open_:
                 info = lab.kinds[kind]
-                for exclude in (frozenset(), frozenset(lab.rules.components[next(iter(lab.rules.components))].items[:2])):
+                some = lab.rules.components[next(iter(lab.rules.components))].items[:2]
+                for exclude in (frozenset(), frozenset(some)):
                     for _twice in range(2):
                         plain = list(lab.mover_choices(state, actor, kind, limit=10 ** 9, exclude=exclude))
                         n = lab._choice_count(state, actor, info, exclude)
